@@ -1,0 +1,21 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * The battery: every workload through prepare, capture, run, parse,
+ * metrics and verdicts, reported as KTAP.
+ */
+#ifndef SW_BATTERY_H
+#define SW_BATTERY_H
+
+#include <stddef.h>
+
+struct battery_opts {
+	const char *workload_dir;
+	const char *results_root;	/* NULL: ./results, else /tmp */
+	long calibration;		/* ns per loop for run events */
+	size_t buffer_kb;		/* trace buffer per CPU */
+};
+
+/* Runs the named workloads (all when @n is 0); returns the exit code. */
+int battery_run(const struct battery_opts *o, char *const names[], int n);
+
+#endif /* SW_BATTERY_H */

@@ -1,0 +1,238 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Recording a run into a tracefs instance of our own, with libtracefs.
+ */
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <sys/wait.h>
+#include <tracefs.h>
+
+#include "capture.h"
+#include "cleanup.h"
+
+#define INSTANCE_PREFIX "sched-workloads-"
+
+/* What the trace analysis reads; the first two are required. */
+static const struct {
+	const char *system, *event;
+} capture_events[] = {
+	{ "sched", "sched_switch" },
+	{ "sched", "sched_waking" },
+	{ "sched", "sched_wakeup" },
+	{ "sched", "sched_wakeup_new" },
+	{ "sched", "sched_migrate_task" },
+	{ "sched", "sched_process_fork" },
+	{ "sched", "sched_process_exit" },
+	{ "sched", "sched_pi_setprio" },
+	{ "ipi", "ipi_send_cpu" },
+	{ "ipi", "ipi_send_cpumask" },
+	{ "power", "cpu_idle" },
+	{ "power", "cpu_frequency" },
+};
+
+#define NR_REQUIRED_EVENTS 2
+
+static int event_exists(const char *system, const char *event)
+{
+	return tracefs_event_file_exists(NULL, system, event, "format");
+}
+
+static int in_path(const char *prog)
+{
+	const char *path = getenv("PATH");
+	char buf[4096], *dir, *save;
+
+	if (!path)
+		path = "/usr/bin:/bin";
+	snprintf(buf, sizeof(buf), "%s", path);
+	for (dir = strtok_r(buf, ":", &save); dir; dir = strtok_r(NULL, ":", &save)) {
+		char file[4096];
+
+		if (snprintf(file, sizeof(file), "%s/%s", dir, prog) < (int)sizeof(file) &&
+		    !access(file, X_OK))
+			return 1;
+	}
+	return 0;
+}
+
+const char *capture_unavailable(void)
+{
+	static char reason[256];
+	size_t i;
+
+	if (!tracefs_tracing_dir())
+		return "tracefs is not mounted and cannot be mounted (CONFIG_FTRACE)";
+	for (i = 0; i < NR_REQUIRED_EVENTS; i++) {
+		if (!event_exists(capture_events[i].system, capture_events[i].event)) {
+			snprintf(reason, sizeof(reason),
+				 "trace event %s:%s missing (CONFIG_SCHED_TRACER / tracepoints)",
+				 capture_events[i].system, capture_events[i].event);
+			return reason;
+		}
+	}
+	if (!in_path("trace-cmd"))
+		return "trace-cmd not installed (it saves trace.dat; Debian package trace-cmd)";
+	return NULL;
+}
+
+void capture_sweep_stale(void)
+{
+	const char *dir = tracefs_tracing_dir();
+	char path[4096];
+	struct dirent *de;
+	DIR *d;
+
+	if (!dir)
+		return;
+	snprintf(path, sizeof(path), "%s/instances", dir);
+	d = opendir(path);
+	if (!d)
+		return;
+	while ((de = readdir(d))) {
+		struct tracefs_instance *inst;
+		long pid;
+
+		if (strncmp(de->d_name, INSTANCE_PREFIX, strlen(INSTANCE_PREFIX)))
+			continue;
+		pid = strtol(de->d_name + strlen(INSTANCE_PREFIX), NULL, 10);
+		if (pid <= 0 || !kill(pid, 0) || errno != ESRCH)
+			continue;
+		inst = tracefs_instance_alloc(NULL, de->d_name);
+		if (inst) {
+			tracefs_instance_destroy(inst);
+			tracefs_instance_free(inst);
+		}
+	}
+	closedir(d);
+}
+
+static void capture_cleanup(void *arg)
+{
+	struct capture *c = arg;
+
+	if (!c->inst)
+		return;
+	tracefs_trace_off(c->inst);
+	/* trace-cmd extract may have removed it already: that is fine. */
+	tracefs_instance_destroy(c->inst);
+	tracefs_instance_free(c->inst);
+	c->inst = NULL;
+}
+
+int capture_start(struct capture *c, size_t buffer_kb, struct sw_err *err)
+{
+	size_t i;
+
+	snprintf(c->name, sizeof(c->name), INSTANCE_PREFIX "%d", getpid());
+	c->buffer_kb = buffer_kb;
+	c->nr_events = 0;
+	c->inst = tracefs_instance_create(c->name);
+	if (!c->inst)
+		return sw_err_set(err, SW_EXIT_RUN_ERROR,
+				  "tracefs: cannot create instance %s: %s", c->name,
+				  strerror(errno));
+	if (cleanup_push(capture_cleanup, c)) {
+		capture_cleanup(c);
+		return sw_err_set(err, SW_EXIT_RUN_ERROR, "cleanup stack full");
+	}
+	tracefs_trace_off(c->inst);
+	if (tracefs_instance_file_write(c->inst, "trace_clock", "mono") < 0)
+		return sw_err_set(err, SW_EXIT_RUN_ERROR,
+				  "tracefs %s: cannot select the mono clock", c->name);
+	if (tracefs_instance_set_buffer_size(c->inst, buffer_kb, -1) < 0)
+		return sw_err_set(err, SW_EXIT_RUN_ERROR,
+				  "tracefs %s: cannot size the buffer to %zu KB per CPU",
+				  c->name, buffer_kb);
+	for (i = 0; i < ARRAY_SIZE(capture_events); i++) {
+		if (!event_exists(capture_events[i].system, capture_events[i].event))
+			continue;
+		if (tracefs_event_enable(c->inst, capture_events[i].system,
+					 capture_events[i].event) < 0)
+			return sw_err_set(err, SW_EXIT_RUN_ERROR,
+					  "tracefs %s: cannot enable %s:%s", c->name,
+					  capture_events[i].system,
+					  capture_events[i].event);
+		c->nr_events++;
+	}
+	if (tracefs_trace_on(c->inst) < 0)
+		return sw_err_set(err, SW_EXIT_RUN_ERROR,
+				  "tracefs %s: cannot turn tracing on", c->name);
+	return 0;
+}
+
+int capture_stop(struct capture *c)
+{
+	return c->inst ? tracefs_trace_off(c->inst) : -1;
+}
+
+static unsigned long long stat_field(const char *text, const char *key)
+{
+	const char *p = strstr(text, key);
+
+	return p ? strtoull(p + strlen(key), NULL, 10) : 0;
+}
+
+uint64_t capture_lost_events(struct capture *c)
+{
+	long cpu, ncpus = sysconf(_SC_NPROCESSORS_CONF);
+	uint64_t lost = 0;
+
+	for (cpu = 0; c->inst && cpu < ncpus; cpu++) {
+		char file[64], *text;
+
+		snprintf(file, sizeof(file), "per_cpu/cpu%ld/stats", cpu);
+		text = tracefs_instance_file_read(c->inst, file, NULL);
+		if (!text)
+			continue;	/* offline CPU */
+		lost += stat_field(text, "overrun:");
+		lost += stat_field(text, "dropped events:");
+		free(text);
+	}
+	return lost;
+}
+
+int capture_save(struct capture *c, const char *path, struct sw_err *err)
+{
+	char log[4096];
+	int status, fd;
+	pid_t pid;
+
+	snprintf(log, sizeof(log), "%s.log", path);
+	pid = fork();
+	if (pid < 0)
+		return sw_err_set(err, SW_EXIT_RUN_ERROR, "fork: %s", strerror(errno));
+	if (!pid) {
+		fd = open(log, O_WRONLY | O_CREAT | O_TRUNC, 0644);
+		if (fd >= 0) {
+			dup2(fd, 1);
+			dup2(fd, 2);
+		}
+		/* Uncompressed: libtracecmd 1.3 reads compressed files slowly. */
+		execlp("trace-cmd", "trace-cmd", "extract", "-B", c->name,
+		       "--compression", "none", "-o", path, (char *)NULL);
+		_exit(127);
+	}
+	while (waitpid(pid, &status, 0) < 0) {
+		if (errno != EINTR)
+			return sw_err_set(err, SW_EXIT_RUN_ERROR, "waitpid: %s",
+					  strerror(errno));
+		if (sw_interrupted)
+			kill(pid, SIGTERM);
+	}
+	if (!WIFEXITED(status) || WEXITSTATUS(status))
+		return sw_err_set(err, SW_EXIT_RUN_ERROR,
+				  "trace-cmd extract -B %s failed (status %d), see %s",
+				  c->name, status, log);
+	return 0;
+}
+
+void capture_destroy(struct capture *c)
+{
+	cleanup_pop(c);
+}

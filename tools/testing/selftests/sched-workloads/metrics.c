@@ -1,0 +1,149 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The metric registry and the values of one run.
+ */
+#include <errno.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include <json-c/json.h>
+
+#include "metrics.h"
+
+static const struct {
+	const struct metric_def *defs;
+	const size_t *count;
+} metric_tables[] = {
+	{ rtapp_metric_defs, &rtapp_metric_count },
+	{ trace_metric_defs, &trace_metric_count },
+};
+
+#define N_TABLES (sizeof(metric_tables) / sizeof(metric_tables[0]))
+
+void metric_for_each(void (*fn)(const struct metric_def *def, void *arg),
+		     void *arg)
+{
+	size_t t, i;
+
+	for (t = 0; t < N_TABLES; t++)
+		for (i = 0; i < *metric_tables[t].count; i++)
+			fn(&metric_tables[t].defs[i], arg);
+}
+
+const struct metric_def *metric_find(const char *name)
+{
+	size_t t, i;
+
+	for (t = 0; t < N_TABLES; t++)
+		for (i = 0; i < *metric_tables[t].count; i++)
+			if (!strcmp(metric_tables[t].defs[i].name, name))
+				return &metric_tables[t].defs[i];
+	return NULL;
+}
+
+const char *metric_source_name(enum metric_source src)
+{
+	switch (src) {
+	case SRC_RTAPP_TASK:
+		return "rtapp_tasks";
+	case SRC_TRACE_TASK:
+		return "trace_tasks";
+	case SRC_TRACE_CPU:
+		return "cpus";
+	case SRC_TRACE_SYSTEM:
+		return "system";
+	}
+	return "unknown";
+}
+
+static int metric_set_push(struct metric_set *set, const struct metric_value *mv)
+{
+	if (set->n == set->cap) {
+		size_t cap = set->cap ? set->cap * 2 : 128;
+		struct metric_value *nv = realloc(set->v, cap * sizeof(*nv));
+
+		if (!nv)
+			return -1;
+		set->v = nv;
+		set->cap = cap;
+	}
+	set->v[set->n++] = *mv;
+	return 0;
+}
+
+int metric_set_add_entity(struct metric_set *set, enum metric_source src,
+			  const void *entity, const char *name,
+			  const char *group, int id)
+{
+	size_t t, i;
+
+	for (t = 0; t < N_TABLES; t++) {
+		for (i = 0; i < *metric_tables[t].count; i++) {
+			const struct metric_def *def = &metric_tables[t].defs[i];
+			struct metric_value mv = { .def = def, .id = id };
+
+			if (def->source != src)
+				continue;
+			snprintf(mv.entity, sizeof(mv.entity), "%s", name);
+			snprintf(mv.group, sizeof(mv.group), "%s", group);
+			mv.value = def->extract(entity, def);
+			if (metric_set_push(set, &mv))
+				return -1;
+		}
+	}
+	return 0;
+}
+
+void metric_set_free(struct metric_set *set)
+{
+	free(set->v);
+	memset(set, 0, sizeof(*set));
+}
+
+static struct json_object *json_number(double v)
+{
+	if (isnan(v) || isinf(v))
+		return NULL;	/* json null: not measured */
+	if (v == floor(v) && fabs(v) < 9e15)
+		return json_object_new_int64((int64_t)v);
+	return json_object_new_double(v);
+}
+
+/*
+ * {"rtapp_tasks": {"audio-0": {"slack.p50": 812, ...}}, "trace_tasks":
+ *  {...}, "cpus": {...}, "system": {"system": {...}}}
+ */
+int metric_set_write_json(const struct metric_set *set, FILE *f)
+{
+	struct json_object *root = json_object_new_object();
+	size_t i;
+	int ret = 0;
+
+	if (!root)
+		return -1;
+	for (i = 0; i < set->n; i++) {
+		const struct metric_value *mv = &set->v[i];
+		const char *src = metric_source_name(mv->def->source);
+		struct json_object *bysrc, *ent;
+
+		if (!json_object_object_get_ex(root, src, &bysrc)) {
+			bysrc = json_object_new_object();
+			json_object_object_add(root, src, bysrc);
+		}
+		if (!json_object_object_get_ex(bysrc, mv->entity, &ent)) {
+			ent = json_object_new_object();
+			json_object_object_add(bysrc, mv->entity, ent);
+			json_object_object_add(ent, "group",
+					       json_object_new_string(mv->group));
+			if (mv->id >= 0)
+				json_object_object_add(ent, "id",
+						       json_object_new_int(mv->id));
+		}
+		json_object_object_add(ent, mv->def->name, json_number(mv->value));
+	}
+	if (fprintf(f, "%s\n", json_object_to_json_string_ext(root,
+			JSON_C_TO_STRING_PRETTY | JSON_C_TO_STRING_NOSLASHESCAPE)) < 0)
+		ret = -1;
+	json_object_put(root);
+	return ret;
+}

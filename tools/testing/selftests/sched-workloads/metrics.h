@@ -1,0 +1,83 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * The metric registry and the set of values one run produced.
+ *
+ * Every metric a verdict block may name is one row of one table
+ * (metric_table[] in metrics.c): its name, unit, what it is measured on,
+ * and the extractor that computes it from that source's data. The verdict
+ * parser, the metrics.json writer and the documentation test all read the
+ * same table.
+ */
+#ifndef SW_METRICS_H
+#define SW_METRICS_H
+
+#include <stdio.h>
+#include "stats.h"
+
+/* What a metric is measured on; this also fixes what a selector names. */
+enum metric_source {
+	SRC_RTAPP_TASK,		/* one rt-app thread, from its log */
+	SRC_TRACE_TASK,		/* one thread (pid), from the trace */
+	SRC_TRACE_CPU,		/* one CPU, from the trace */
+	SRC_TRACE_SYSTEM,	/* the whole run, from the trace */
+};
+
+struct metric_def;
+/* Computes the metric on one entity of the def's source; NAN = unknown. */
+typedef double (*metric_extract_fn)(const void *entity,
+				    const struct metric_def *def);
+
+struct metric_def {
+	const char *name;	/* "slack.p50": what verdict blocks name */
+	const char *unit;	/* "us", "ratio", "count", "share" */
+	enum metric_source source;
+	metric_extract_fn extract;
+	int arg;		/* extractor argument, e.g. a series_stat */
+	const char *help;	/* one line, for docs and the metrics list */
+	/*
+	 * Non-NULL when NAN can mean "this system cannot measure it" (no
+	 * cpufreq, say): the check then SKIPs with this reason instead of
+	 * failing.
+	 */
+	const char *unavailable;
+};
+
+/* Each source contributes its rows; metrics.c stitches them together. */
+extern const struct metric_def rtapp_metric_defs[];
+extern const size_t rtapp_metric_count;
+extern const struct metric_def trace_metric_defs[];
+extern const size_t trace_metric_count;
+
+const struct metric_def *metric_find(const char *name);
+/* Calls fn for every registered metric, in table order. */
+void metric_for_each(void (*fn)(const struct metric_def *def, void *arg),
+		     void *arg);
+const char *metric_source_name(enum metric_source src);
+
+/* One measured value: which metric, on which entity. */
+struct metric_value {
+	const struct metric_def *def;
+	char entity[64];	/* "audio-0", "hog:1234", "cpu1", "system" */
+	char group[32];		/* selector key: rt-app task name or comm */
+	int id;			/* pid or cpu number, -1 when none */
+	double value;		/* NAN when it could not be measured */
+};
+
+struct metric_set {
+	struct metric_value *v;
+	size_t n;
+	size_t cap;
+};
+
+/*
+ * Evaluates every metric of @src on @entity and appends the values.
+ * @name is the entity's display name, @group the name selectors match
+ * (task name or comm), @id a pid or CPU number (or -1).
+ */
+int metric_set_add_entity(struct metric_set *set, enum metric_source src,
+			  const void *entity, const char *name,
+			  const char *group, int id);
+void metric_set_free(struct metric_set *set);
+int metric_set_write_json(const struct metric_set *set, FILE *f);
+
+#endif /* SW_METRICS_H */

@@ -1,0 +1,26 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * The run copy of a workload: what rt-app actually reads.
+ */
+#ifndef SW_PREPARE_H
+#define SW_PREPARE_H
+
+#include "workload.h"
+
+struct prepare_opts {
+	const char *logdir;
+	const char *basename;	/* rt-app's log_basename */
+	long calibration;	/* ns per loop, used unless the file fixes one */
+};
+
+/*
+ * Writes @out: the workload without our block, logging into @logdir,
+ * with a fixed calibration (rt-app's auto-calibration takes seconds and
+ * varies) and rt-app's ftrace markers off (they need the top-level
+ * buffer). Stores global.duration in @duration_s: a workload must say
+ * how long it runs.
+ */
+int prepare_run_json(const struct workload *w, const struct prepare_opts *o,
+		     const char *out, double *duration_s, struct sw_err *err);
+
+#endif /* SW_PREPARE_H */

@@ -1,0 +1,51 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * rt-app's per-thread logs: <logdir>/<basename>-<task>-<idx>.log.
+ */
+#ifndef SW_RTAPP_LOG_H
+#define SW_RTAPP_LOG_H
+
+#include <stddef.h>
+#include "stats.h"
+#include "util.h"
+
+/* The series derived from one thread's passes, in microseconds. */
+enum rtapp_series {
+	RS_SLACK,		/* timer slack; < 0: the period was missed */
+	RS_WU_LAT,		/* wakeup latency after the timer */
+	RS_RUN_INFLATION,	/* run / c_duration: 1.0 = never preempted */
+	RS_PERIOD_JITTER,	/* |period - c_period| */
+	RS_NR_SERIES,
+};
+
+struct rtapp_task_log {
+	char name[64];		/* "<task>-<idx>": unique in the run */
+	char task[48];		/* the task's key in the workload */
+	int idx;		/* rt-app's thread index */
+	char policy[32];	/* from the "# Policy" header */
+	size_t passes;		/* every logged pass, the first included */
+	int has_first;
+	double first[RS_NR_SERIES];	/* the first pass, judged apart */
+	/* Steady state: every pass but the first. */
+	struct series s[RS_NR_SERIES];
+	double start_us, end_us;	/* CLOCK_MONOTONIC span of the passes */
+};
+
+struct rtapp_logs {
+	struct rtapp_task_log *t;
+	size_t n;
+};
+
+/*
+ * Loads every <basename>-*.log of @dir. Logs without the rt-app header,
+ * with a line of the wrong shape or cut off mid-line are errors
+ * (SW_EXIT_BAD_LOG) naming the file and line.
+ */
+int rtapp_logs_load(const char *dir, const char *basename,
+		    struct rtapp_logs *logs, struct sw_err *err);
+/* One log file; @task may be NULL to take it from the file name. */
+int rtapp_log_parse(const char *path, const char *basename,
+		    struct rtapp_task_log *t, struct sw_err *err);
+void rtapp_logs_free(struct rtapp_logs *logs);
+
+#endif /* SW_RTAPP_LOG_H */

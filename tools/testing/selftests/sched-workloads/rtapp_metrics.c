@@ -1,0 +1,105 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Metrics measured on rt-app's logs, one thread at a time.
+ *
+ * Series metrics cover the steady state: every logged pass but the first,
+ * because a late start of rt-app's main thread makes the first period
+ * miss on a healthy kernel. The first pass has its own first.* metrics.
+ * slack, wu_lat and period_jitter only count passes that have a timer
+ * (c_period > 0); run_inflation only passes with run events
+ * (c_duration > 0).
+ */
+#include <math.h>
+
+#include "metrics.h"
+#include "rtapp_log.h"
+#include "util.h"
+
+#define SERIES_ARG(series, stat)	((series) * 100 + (stat))
+
+static double rtapp_series_metric(const void *entity,
+				  const struct metric_def *def)
+{
+	/* Statistics sort the series in place: the cast drops const only. */
+	struct rtapp_task_log *t = (struct rtapp_task_log *)entity;
+
+	return series_stat(&t->s[def->arg / 100], def->arg % 100);
+}
+
+static double rtapp_first_metric(const void *entity,
+				 const struct metric_def *def)
+{
+	const struct rtapp_task_log *t = entity;
+
+	return t->has_first ? t->first[def->arg] : NAN;
+}
+
+static double rtapp_passes(const void *entity, const struct metric_def *def)
+{
+	const struct rtapp_task_log *t = entity;
+
+	(void)def;
+	return (double)t->passes;
+}
+
+static double rtapp_missed(const void *entity, const struct metric_def *def)
+{
+	struct rtapp_task_log *t = (struct rtapp_task_log *)entity;
+	const struct series *s = &t->s[RS_SLACK];
+	size_t i, n = 0;
+
+	(void)def;
+	for (i = 0; i < s->n; i++)
+		n += s->v[i] < 0;
+	return (double)n;
+}
+
+#define S(name, unit, series, stat, help) \
+	{ name, unit, SRC_RTAPP_TASK, rtapp_series_metric, \
+	  SERIES_ARG(series, stat), help, NULL }
+
+const struct metric_def rtapp_metric_defs[] = {
+	{ "passes", "count", SRC_RTAPP_TASK, rtapp_passes, 0,
+	  "passes through the task's event list that rt-app logged", NULL },
+	{ "missed_periods", "count", SRC_RTAPP_TASK, rtapp_missed, 0,
+	  "steady-state passes with negative slack (period overrun)", NULL },
+	S("slack.negative_share", "share", RS_SLACK, STAT_NEG_SHARE,
+	  "share of steady-state timer passes that missed their period"),
+	S("slack.min", "us", RS_SLACK, STAT_MIN, "smallest timer slack"),
+	S("slack.p50", "us", RS_SLACK, STAT_P50, "median timer slack"),
+	S("slack.p10", "us", RS_SLACK, STAT_P10,
+	  "10th percentile of timer slack (the low side is the bad one)"),
+	S("slack.p1", "us", RS_SLACK, STAT_P1, "1st percentile of timer slack"),
+	S("slack.mean", "us", RS_SLACK, STAT_MEAN, "mean timer slack"),
+	S("wu_lat.p50", "us", RS_WU_LAT, STAT_P50,
+	  "median wakeup latency after the timer (rt-app's wu_lat)"),
+	S("wu_lat.p90", "us", RS_WU_LAT, STAT_P90, "90th percentile of wu_lat"),
+	S("wu_lat.p99", "us", RS_WU_LAT, STAT_P99, "99th percentile of wu_lat"),
+	S("wu_lat.p999", "us", RS_WU_LAT, STAT_P999, "99.9th percentile of wu_lat"),
+	S("wu_lat.max", "us", RS_WU_LAT, STAT_MAX, "largest wu_lat"),
+	S("wu_lat.mean", "us", RS_WU_LAT, STAT_MEAN, "mean wu_lat"),
+	S("run_inflation.p50", "ratio", RS_RUN_INFLATION, STAT_P50,
+	  "median of run / c_duration: 1.0 when the run was never preempted"),
+	S("run_inflation.p90", "ratio", RS_RUN_INFLATION, STAT_P90,
+	  "90th percentile of run / c_duration"),
+	S("run_inflation.p99", "ratio", RS_RUN_INFLATION, STAT_P99,
+	  "99th percentile of run / c_duration"),
+	S("run_inflation.max", "ratio", RS_RUN_INFLATION, STAT_MAX,
+	  "largest run / c_duration"),
+	S("run_inflation.mean", "ratio", RS_RUN_INFLATION, STAT_MEAN,
+	  "mean run / c_duration"),
+	S("period_jitter.p50", "us", RS_PERIOD_JITTER, STAT_P50,
+	  "median of |period - c_period| over timer passes"),
+	S("period_jitter.p90", "us", RS_PERIOD_JITTER, STAT_P90,
+	  "90th percentile of |period - c_period|"),
+	S("period_jitter.p99", "us", RS_PERIOD_JITTER, STAT_P99,
+	  "99th percentile of |period - c_period|"),
+	S("period_jitter.max", "us", RS_PERIOD_JITTER, STAT_MAX,
+	  "largest |period - c_period|"),
+	{ "first.slack", "us", SRC_RTAPP_TASK, rtapp_first_metric, RS_SLACK,
+	  "timer slack of the first pass", NULL },
+	{ "first.wu_lat", "us", SRC_RTAPP_TASK, rtapp_first_metric, RS_WU_LAT,
+	  "wakeup latency of the first pass", NULL },
+};
+
+const size_t rtapp_metric_count = ARRAY_SIZE(rtapp_metric_defs);

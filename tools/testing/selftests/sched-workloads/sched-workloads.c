@@ -1,0 +1,182 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * sched-workloads: scheduler workload reproducers with verdicts.
+ *
+ * With no arguments (as kselftest runs it) it runs the whole battery.
+ */
+#include <getopt.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "analyze.h"
+#include "battery.h"
+#include "cleanup.h"
+#include "metrics.h"
+#include "verdict.h"
+#include "workload.h"
+
+#define DEFAULT_CALIBRATION	10	/* ns per loop; see README */
+#define DEFAULT_BUFFER_KB	32768	/* lost no events under hackbench */
+
+static void usage(FILE *f)
+{
+	fprintf(f,
+		"usage: sched-workloads [run] [options] [WORKLOAD...]\n"
+		"       sched-workloads list [-w DIR]\n"
+		"       sched-workloads check FILE...\n"
+		"       sched-workloads metrics\n"
+		"       sched-workloads analyze --logs DIR [--trace FILE] [--workload FILE]\n"
+		"\n"
+		"  run       run workloads (all of -w DIR by default), print KTAP\n"
+		"  list      the battery, one workload and its purpose per line\n"
+		"  check     validate workload files and their verdict blocks\n"
+		"  metrics   every metric a verdict block may name\n"
+		"  analyze   metrics (JSON) and verdicts of a finished run\n"
+		"\n"
+		"  -w, --workloads DIR   workload directory (default: next to the binary)\n"
+		"  -r, --results DIR     where result directories go (default ./results)\n"
+		"  -c, --calibration NS  ns per loop for rt-app run events (default %d)\n"
+		"  -b, --buffer-kb KB    trace buffer per CPU (default %d)\n"
+		"\n"
+		"Exit: 0 pass, 1 a check failed, 2 usage, 4 skipped (missing\n"
+		"prerequisite), 5 bad workload, 6 bad rt-app log, 7 bad trace,\n"
+		"8 the run broke.\n", DEFAULT_CALIBRATION, DEFAULT_BUFFER_KB);
+}
+
+static const struct option long_opts[] = {
+	{ "workloads", required_argument, NULL, 'w' },
+	{ "results", required_argument, NULL, 'r' },
+	{ "calibration", required_argument, NULL, 'c' },
+	{ "buffer-kb", required_argument, NULL, 'b' },
+	{ "help", no_argument, NULL, 'h' },
+	{ NULL, 0, NULL, 0 },
+};
+
+static int cmd_list(const char *dir)
+{
+	struct sw_err err = { 0 };
+	int i, n, rc = 0;
+	char **paths;
+
+	n = workload_list_dir(dir, &paths, &err);
+	if (n < 0) {
+		fprintf(stderr, "sched-workloads: %s\n", err.msg);
+		return err.code;
+	}
+	for (i = 0; i < n; i++) {
+		struct workload w;
+
+		if (workload_load(paths[i], &w, &err)) {
+			fprintf(stderr, "sched-workloads: %s\n", err.msg);
+			rc = err.code;
+			continue;
+		}
+		printf("%-28s %s\n", w.name, w.description);
+		workload_free(&w);
+	}
+	workload_list_free(paths, n);
+	return rc;
+}
+
+static int cmd_check(int argc, char **argv)
+{
+	int i, rc = 0;
+
+	if (!argc) {
+		usage(stderr);
+		return SW_EXIT_USAGE;
+	}
+	for (i = 0; i < argc; i++) {
+		struct sw_err err = { 0 };
+		struct verdict_block vb;
+		struct workload w;
+
+		if (workload_load(argv[i], &w, &err)) {
+			fprintf(stderr, "sched-workloads: %s\n", err.msg);
+			rc = err.code;
+			continue;
+		}
+		if (verdict_parse(w.block, argv[i], &vb, &err)) {
+			fprintf(stderr, "sched-workloads: %s\n", err.msg);
+			rc = err.code;
+		} else {
+			printf("%s: %zu checks\n", argv[i], vb.n);
+			verdict_block_free(&vb);
+		}
+		workload_free(&w);
+	}
+	return rc;
+}
+
+static void print_metric(const struct metric_def *def, void *arg)
+{
+	(void)arg;
+	printf("%-26s %-6s %-12s %s\n", def->name, def->unit,
+	       metric_source_name(def->source), def->help);
+}
+
+int main(int argc, char **argv)
+{
+	struct battery_opts o = {
+		.calibration = DEFAULT_CALIBRATION,
+		.buffer_kb = DEFAULT_BUFFER_KB,
+	};
+	char wdir[PATH_MAX];
+	const char *cmd = "run";
+	int c;
+
+	setvbuf(stdout, NULL, _IOLBF, 0);
+	if (argc > 1 && argv[1][0] != '-') {
+		cmd = argv[1];
+		argv++;
+		argc--;
+	}
+	if (!strcmp(cmd, "analyze"))
+		return cmd_analyze(argc, argv);
+	if (workload_default_dir(wdir, sizeof(wdir)))
+		snprintf(wdir, sizeof(wdir), "workloads");
+	o.workload_dir = wdir;
+	while ((c = getopt_long(argc, argv, "w:r:c:b:h", long_opts, NULL)) != -1) {
+		switch (c) {
+		case 'w':
+			o.workload_dir = optarg;
+			break;
+		case 'r':
+			o.results_root = optarg;
+			break;
+		case 'c':
+			o.calibration = strtol(optarg, NULL, 10);
+			break;
+		case 'b':
+			o.buffer_kb = strtoul(optarg, NULL, 10);
+			break;
+		case 'h':
+			usage(stdout);
+			return 0;
+		default:
+			usage(stderr);
+			return SW_EXIT_USAGE;
+		}
+	}
+	if (o.calibration <= 0 || !o.buffer_kb) {
+		fprintf(stderr, "sched-workloads: calibration and buffer size must be positive\n");
+		return SW_EXIT_USAGE;
+	}
+	if (!strcmp(cmd, "run")) {
+		cleanup_install_handlers();
+		return battery_run(&o, argv + optind, argc - optind);
+	}
+	if (!strcmp(cmd, "list"))
+		return cmd_list(o.workload_dir);
+	if (!strcmp(cmd, "check"))
+		return cmd_check(argc - optind, argv + optind);
+	if (!strcmp(cmd, "metrics")) {
+		metric_for_each(print_metric, NULL);
+		return 0;
+	}
+	fprintf(stderr, "sched-workloads: unknown command \"%s\"\n", cmd);
+	usage(stderr);
+	return SW_EXIT_USAGE;
+}

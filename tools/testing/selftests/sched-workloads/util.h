@@ -1,0 +1,47 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Small helpers every stage needs: exit codes, error reporting that names
+ * the file and the place, paths and globs.
+ */
+#ifndef SW_UTIL_H
+#define SW_UTIL_H
+
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+
+/* Exit codes: 0, 1 and 4 follow kselftest; the others say what was bad. */
+#define SW_EXIT_PASS		0
+#define SW_EXIT_FAIL		1	/* a verdict failed */
+#define SW_EXIT_USAGE		2	/* bad command line */
+#define SW_EXIT_SKIP		4	/* KSFT_SKIP: a prerequisite is missing */
+#define SW_EXIT_BAD_WORKLOAD	5	/* workload JSON or verdict block invalid */
+#define SW_EXIT_BAD_LOG		6	/* rt-app log truncated or foreign */
+#define SW_EXIT_BAD_TRACE	7	/* trace.dat corrupt or foreign */
+#define SW_EXIT_RUN_ERROR	8	/* the run itself broke (rt-app, tracefs) */
+
+#define SW_ERR_LEN 512
+
+/* An error to hand up the stack: which exit code, and a message. */
+struct sw_err {
+	int code;
+	char msg[SW_ERR_LEN];
+};
+
+__attribute__((format(printf, 3, 4)))
+int sw_err_set(struct sw_err *err, int code, const char *fmt, ...);
+
+#ifndef ARRAY_SIZE
+#define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
+#endif
+
+int mkdir_p(const char *path);
+int path_join(char *buf, size_t len, const char *dir, const char *name);
+int exe_dir(char *buf, size_t len);
+int glob_match(const char *pattern, const char *s);
+char *read_text_file(const char *path, size_t *len);
+int write_text_file(const char *path, const char *text);
+uint64_t now_mono_ns(void);
+int parse_duration_s(const char *s, double *out);
+
+#endif /* SW_UTIL_H */

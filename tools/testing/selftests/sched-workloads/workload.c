@@ -1,0 +1,214 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Loading workload files and finding them on disk.
+ */
+#include <dirent.h>
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "workload.h"
+
+/* Turns json-c's byte offset into the line:column an editor shows. */
+static void offset_to_line_col(const char *text, size_t off, int *line,
+			       int *col)
+{
+	size_t i;
+
+	*line = 1;
+	*col = 1;
+	for (i = 0; i < off && text[i]; i++) {
+		if (text[i] == '\n') {
+			(*line)++;
+			*col = 1;
+		} else {
+			(*col)++;
+		}
+	}
+}
+
+static struct json_object *parse_json_text(const char *path, const char *text,
+					   size_t len, struct sw_err *err)
+{
+	struct json_tokener *tok = json_tokener_new();
+	struct json_object *obj;
+	enum json_tokener_error jerr;
+	int line, col;
+
+	if (!tok) {
+		sw_err_set(err, SW_EXIT_RUN_ERROR, "%s: out of memory", path);
+		return NULL;
+	}
+	obj = json_tokener_parse_ex(tok, text, (int)len);
+	jerr = json_tokener_get_error(tok);
+	if (!obj || jerr != json_tokener_success ||
+	    json_tokener_get_parse_end(tok) < len) {
+		size_t end = json_tokener_get_parse_end(tok);
+
+		/* Trailing blanks after the object are fine. */
+		if (obj && jerr == json_tokener_success &&
+		    strspn(text + end, " \t\r\n") == len - end)
+			goto out;
+		offset_to_line_col(text, end, &line, &col);
+		sw_err_set(err, SW_EXIT_BAD_WORKLOAD, "%s:%d:%d: invalid JSON: %s",
+			   path, line, col,
+			   jerr == json_tokener_success ?
+			   "unexpected data after the top-level object" :
+			   json_tokener_error_desc(jerr));
+		json_object_put(obj);
+		obj = NULL;
+	}
+out:
+	json_tokener_free(tok);
+	return obj;
+}
+
+int workload_load(const char *path, struct workload *w, struct sw_err *err)
+{
+	const char *base = strrchr(path, '/');
+	struct json_object *desc, *tasks;
+	size_t len, n;
+	char *text;
+
+	memset(w, 0, sizeof(*w));
+	snprintf(w->path, sizeof(w->path), "%s", path);
+	base = base ? base + 1 : path;
+	n = strlen(base);
+	if (n > 5 && !strcmp(base + n - 5, ".json"))
+		n -= 5;
+	if (n >= sizeof(w->name))
+		return sw_err_set(err, SW_EXIT_BAD_WORKLOAD,
+				  "%s: file name too long for a workload name", path);
+	memcpy(w->name, base, n);
+	if (strpbrk(w->name, " \t#"))
+		return sw_err_set(err, SW_EXIT_BAD_WORKLOAD,
+				  "%s: workload names carry no spaces or '#'", path);
+
+	text = read_text_file(path, &len);
+	if (!text)
+		return sw_err_set(err, SW_EXIT_BAD_WORKLOAD, "%s: cannot read: %s",
+				  path, strerror(errno));
+	w->root = parse_json_text(path, text, len, err);
+	free(text);
+	if (!w->root)
+		return -1;
+	if (!json_object_is_type(w->root, json_type_object))
+		goto bad_root;
+	if (!json_object_object_get_ex(w->root, "tasks", &tasks) ||
+	    !json_object_is_type(tasks, json_type_object) ||
+	    !json_object_object_length(tasks)) {
+		sw_err_set(err, SW_EXIT_BAD_WORKLOAD,
+			   "%s: \"tasks\": missing or empty; rt-app needs at least one task",
+			   path);
+		goto fail;
+	}
+	if (!json_object_object_get_ex(w->root, WORKLOAD_BLOCK_KEY, &w->block) ||
+	    !json_object_is_type(w->block, json_type_object)) {
+		sw_err_set(err, SW_EXIT_BAD_WORKLOAD,
+			   "%s: \"%s\": missing or not an object; it holds the description and the checks",
+			   path, WORKLOAD_BLOCK_KEY);
+		goto fail;
+	}
+	if (!json_object_object_get_ex(w->block, "description", &desc) ||
+	    !json_object_is_type(desc, json_type_string)) {
+		sw_err_set(err, SW_EXIT_BAD_WORKLOAD,
+			   "%s: \"%s.description\": missing or not a string",
+			   path, WORKLOAD_BLOCK_KEY);
+		goto fail;
+	}
+	snprintf(w->description, sizeof(w->description), "%s",
+		 json_object_get_string(desc));
+	return 0;
+
+bad_root:
+	sw_err_set(err, SW_EXIT_BAD_WORKLOAD, "%s: top level is not a JSON object",
+		   path);
+fail:
+	json_object_put(w->root);
+	w->root = NULL;
+	return -1;
+}
+
+void workload_free(struct workload *w)
+{
+	json_object_put(w->root);
+	w->root = NULL;
+	w->block = NULL;
+}
+
+static int cmp_str(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+int workload_list_dir(const char *dir, char ***paths, struct sw_err *err)
+{
+	DIR *d = opendir(dir);
+	struct dirent *de;
+	char **v = NULL;
+	int n = 0;
+
+	if (!d)
+		return sw_err_set(err, SW_EXIT_USAGE, "%s: cannot open: %s", dir,
+				  strerror(errno));
+	while ((de = readdir(d))) {
+		size_t len = strlen(de->d_name);
+		char **nv;
+
+		if (len < 6 || strcmp(de->d_name + len - 5, ".json") ||
+		    de->d_name[0] == '.')
+			continue;
+		nv = realloc(v, (n + 1) * sizeof(*v));
+		if (!nv)
+			goto oom;
+		v = nv;
+		if (asprintf(&v[n], "%s/%s", dir, de->d_name) < 0)
+			goto oom;
+		n++;
+	}
+	closedir(d);
+	qsort(v, n, sizeof(*v), cmp_str);
+	*paths = v;
+	return n;
+oom:
+	closedir(d);
+	workload_list_free(v, n);
+	return sw_err_set(err, SW_EXIT_RUN_ERROR, "out of memory");
+}
+
+void workload_list_free(char **paths, int n)
+{
+	int i;
+
+	for (i = 0; i < n; i++)
+		free(paths[i]);
+	free(paths);
+}
+
+int workload_default_dir(char *buf, size_t len)
+{
+	char dir[PATH_MAX];
+
+	if (exe_dir(dir, sizeof(dir)))
+		return -1;
+	return path_join(buf, len, dir, "workloads");
+}
+
+int workload_for_each_task(const struct workload *w,
+			   int (*fn)(const char *task, struct json_object *t,
+				     void *arg),
+			   void *arg)
+{
+	struct json_object *tasks;
+	int ret;
+
+	if (!json_object_object_get_ex(w->root, "tasks", &tasks))
+		return 0;
+	json_object_object_foreach(tasks, key, val) {
+		ret = fn(key, val, arg);
+		if (ret)
+			return ret;
+	}
+	return 0;
+}
