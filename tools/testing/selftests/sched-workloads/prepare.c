@@ -3,9 +3,98 @@
  * Writing the run copy of a workload with json-c.
  */
 #include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "prepare.h"
+
+/*
+ * "cpus", "cpus+1", "cpus-1", "2*cpus", "2*cpus+1": a count that follows
+ * the CPUs online. Returns -1 on a malformed expression.
+ */
+static long scale_eval(const char *expr, long cpus)
+{
+	long mult = 1, add = 0, v;
+	const char *p = expr;
+	char *end;
+
+	if (*p >= '0' && *p <= '9') {
+		mult = strtol(p, &end, 10);
+		if (*end != '*')
+			return -1;
+		p = end + 1;
+	}
+	if (strncmp(p, "cpus", 4))
+		return -1;
+	p += 4;
+	if (*p == '+' || *p == '-') {
+		add = strtol(p, &end, 10);
+		if (end == p + 1 || *end)
+			return -1;
+	} else if (*p) {
+		return -1;
+	}
+	v = mult * cpus + add;
+	return v < 1 ? 1 : v;
+}
+
+/* Finds the object holding the last component of "tasks.hog.instance". */
+static struct json_object *scale_target(struct json_object *root, char *path,
+					char **last)
+{
+	struct json_object *o = root;
+	char *dot;
+
+	while ((dot = strchr(path, '.'))) {
+		*dot = '\0';
+		if (!json_object_object_get_ex(o, path, &o) ||
+		    !json_object_is_type(o, json_type_object))
+			return NULL;
+		path = dot + 1;
+	}
+	*last = path;
+	return o;
+}
+
+/*
+ * block.scale: { "tasks.hog.instance": "cpus", ... }: the workload says
+ * which of its numbers follow the machine, so no code names a workload.
+ */
+static int apply_scale(struct json_object *run, const struct workload *w,
+		       struct sw_err *err)
+{
+	long cpus = sysconf(_SC_NPROCESSORS_ONLN);
+	struct json_object *scale;
+
+	if (!json_object_object_get_ex(w->block, "scale", &scale))
+		return 0;
+	if (!json_object_is_type(scale, json_type_object))
+		return sw_err_set(err, SW_EXIT_BAD_WORKLOAD,
+				  "%s: %s.scale: not an object", w->path,
+				  WORKLOAD_BLOCK_KEY);
+	json_object_object_foreach(scale, key, val) {
+		char path[256], *last;
+		struct json_object *parent;
+		long v = -1;
+
+		if (json_object_is_type(val, json_type_string))
+			v = scale_eval(json_object_get_string(val), cpus);
+		if (v < 0)
+			return sw_err_set(err, SW_EXIT_BAD_WORKLOAD,
+					  "%s: %s.scale.%s: expected \"cpus\", \"cpus+N\", \"cpus-N\" or \"K*cpus[+-N]\"",
+					  w->path, WORKLOAD_BLOCK_KEY, key);
+		snprintf(path, sizeof(path), "%s", key);
+		parent = scale_target(run, path, &last);
+		if (!parent)
+			return sw_err_set(err, SW_EXIT_BAD_WORKLOAD,
+					  "%s: %s.scale.%s: no such object in the workload",
+					  w->path, WORKLOAD_BLOCK_KEY, key);
+		json_object_object_add(parent, last, json_object_new_int64(v));
+	}
+	return 0;
+}
 
 static int set_global(struct json_object *global, const struct prepare_opts *o,
 		      const char *file, double *duration_s, struct sw_err *err)
@@ -35,14 +124,17 @@ static int set_global(struct json_object *global, const struct prepare_opts *o,
 	return 0;
 }
 
-int prepare_run_json(const struct workload *w, const struct prepare_opts *o,
-		     const char *out, double *duration_s, struct sw_err *err)
+/* The run copy as a json-c object; NULL with @err set on bad input. */
+static struct json_object *build_run(const struct workload *w,
+				     const struct prepare_opts *o,
+				     double *duration_s, struct sw_err *err)
 {
 	struct json_object *run = NULL, *global;
-	int ret = -1;
 
-	if (json_object_deep_copy(w->root, &run, NULL) || !run)
-		return sw_err_set(err, SW_EXIT_RUN_ERROR, "out of memory");
+	if (json_object_deep_copy(w->root, &run, NULL) || !run) {
+		sw_err_set(err, SW_EXIT_RUN_ERROR, "out of memory");
+		return NULL;
+	}
 	json_object_object_del(run, WORKLOAD_BLOCK_KEY);
 	if (!json_object_object_get_ex(run, "global", &global)) {
 		global = json_object_new_object();
@@ -51,18 +143,41 @@ int prepare_run_json(const struct workload *w, const struct prepare_opts *o,
 	if (!json_object_is_type(global, json_type_object)) {
 		sw_err_set(err, SW_EXIT_BAD_WORKLOAD, "%s: global: not an object",
 			   w->path);
-		goto out;
+		goto fail;
 	}
-	if (set_global(global, o, w->path, duration_s, err))
-		goto out;
+	if (set_global(global, o, w->path, duration_s, err) ||
+	    apply_scale(run, w, err))
+		goto fail;
+	return run;
+fail:
+	json_object_put(run);
+	return NULL;
+}
+
+int prepare_validate(const struct workload *w, struct sw_err *err)
+{
+	struct prepare_opts o = { .logdir = ".", .basename = "rt-app",
+				  .calibration = 1 };
+	struct json_object *run;
+	double duration;
+
+	run = build_run(w, &o, &duration, err);
+	json_object_put(run);
+	return run ? 0 : -1;
+}
+
+int prepare_run_json(const struct workload *w, const struct prepare_opts *o,
+		     const char *out, double *duration_s, struct sw_err *err)
+{
+	struct json_object *run = build_run(w, o, duration_s, err);
+	int ret = 0;
+
+	if (!run)
+		return -1;
 	if (json_object_to_file_ext(out, run, JSON_C_TO_STRING_PRETTY |
-				    JSON_C_TO_STRING_NOSLASHESCAPE)) {
-		sw_err_set(err, SW_EXIT_RUN_ERROR, "%s: cannot write: %s", out,
-			   strerror(errno));
-		goto out;
-	}
-	ret = 0;
-out:
+				    JSON_C_TO_STRING_NOSLASHESCAPE))
+		ret = sw_err_set(err, SW_EXIT_RUN_ERROR, "%s: cannot write: %s",
+				 out, strerror(errno));
 	json_object_put(run);
 	return ret;
 }

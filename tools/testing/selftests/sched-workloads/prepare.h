@@ -23,4 +23,7 @@ struct prepare_opts {
 int prepare_run_json(const struct workload *w, const struct prepare_opts *o,
 		     const char *out, double *duration_s, struct sw_err *err);
 
+/* Everything prepare_run_json() checks, without writing anything. */
+int prepare_validate(const struct workload *w, struct sw_err *err);
+
 #endif /* SW_PREPARE_H */

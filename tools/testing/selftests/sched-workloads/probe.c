@@ -48,6 +48,7 @@ struct policy_probe {
 	char *reason;
 	size_t len;
 	struct sw_err *err;
+	int dry;		/* check the attributes, ask no kernel */
 };
 
 static long get_int(struct json_object *t, const char *key, long def)
@@ -72,11 +73,19 @@ static int attr_from_task(struct policy_probe *p, const char *task,
 	if (!strcmp(*name, "SCHED_OTHER")) {
 		a->sched_policy = SCHED_OTHER;
 		a->sched_nice = get_int(t, "priority", 0);
+		if (a->sched_nice < -20 || a->sched_nice > 19)
+			return sw_err_set(p->err, SW_EXIT_BAD_WORKLOAD,
+					  "%s: tasks.%s.priority: nice %d outside -20..19",
+					  p->w->path, task, a->sched_nice);
 	} else if (!strcmp(*name, "SCHED_IDLE")) {
 		a->sched_policy = SCHED_IDLE;
 	} else if (!strcmp(*name, "SCHED_FIFO") || !strcmp(*name, "SCHED_RR")) {
 		a->sched_policy = (*name)[6] == 'F' ? SCHED_FIFO : SCHED_RR;
 		a->sched_priority = get_int(t, "priority", 10);
+		if (a->sched_priority < 1 || a->sched_priority > 99)
+			return sw_err_set(p->err, SW_EXIT_BAD_WORKLOAD,
+					  "%s: tasks.%s.priority: %u outside 1..99 for %s",
+					  p->w->path, task, a->sched_priority, *name);
 	} else if (!strcmp(*name, "SCHED_DEADLINE")) {
 		a->sched_policy = SCHED_DEADLINE;
 		a->sched_runtime = get_int(t, "dl-runtime", 0) * 1000;
@@ -123,6 +132,8 @@ static int probe_task(const char *task, struct json_object *t, void *arg)
 
 	if (attr_from_task(p, task, t, &a, &name))
 		return -1;
+	if (p->dry)
+		return 0;
 	e = try_policy(&a);
 	if (!e)
 		return 0;
@@ -131,12 +142,12 @@ static int probe_task(const char *task, struct json_object *t, void *arg)
 	return 1;
 }
 
-int probe_policies(const struct workload *w, char *reason, size_t len,
-		   struct sw_err *err)
+static int walk_policies(const struct workload *w, char *reason, size_t len,
+			 struct sw_err *err, int dry)
 {
 	struct policy_probe p = {
 		.w = w, .default_policy = "SCHED_OTHER",
-		.reason = reason, .len = len, .err = err,
+		.reason = reason, .len = len, .err = err, .dry = dry,
 	};
 	struct json_object *global, *v;
 
@@ -145,4 +156,17 @@ int probe_policies(const struct workload *w, char *reason, size_t len,
 	    json_object_object_get_ex(global, "default_policy", &v))
 		p.default_policy = json_object_get_string(v);
 	return workload_for_each_task(w, probe_task, &p);
+}
+
+int probe_policies(const struct workload *w, char *reason, size_t len,
+		   struct sw_err *err)
+{
+	return walk_policies(w, reason, len, err, 0);
+}
+
+int probe_validate_policies(const struct workload *w, struct sw_err *err)
+{
+	char reason[8];
+
+	return walk_policies(w, reason, sizeof(reason), err, 1);
 }

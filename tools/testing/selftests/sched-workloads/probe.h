@@ -18,4 +18,7 @@ const char *probe_rtapp(void);
 int probe_policies(const struct workload *w, char *reason, size_t len,
 		   struct sw_err *err);
 
+/* The same policy checks without asking the kernel (for "check"). */
+int probe_validate_policies(const struct workload *w, struct sw_err *err);
+
 #endif /* SW_PROBE_H */

@@ -16,12 +16,12 @@
 #include "rtapp_log.h"
 
 enum col {
-	COL_RUN, COL_PERIOD, COL_START, COL_END, COL_SLACK,
+	COL_PERF, COL_RUN, COL_PERIOD, COL_START, COL_END, COL_SLACK,
 	COL_C_DURATION, COL_C_PERIOD, COL_WU_LAT, NR_COLS,
 };
 
 static const char *const col_names[NR_COLS] = {
-	"run", "period", "start", "end", "slack",
+	"perf", "run", "period", "start", "end", "slack",
 	"c_duration", "c_period", "wu_lat",
 };
 
@@ -66,6 +66,10 @@ static int add_pass(struct rtapp_task_log *t, const double *c)
 	if (c[COL_C_DURATION] > 0) {
 		v[RS_RUN_INFLATION] = c[COL_RUN] / c[COL_C_DURATION];
 		have[RS_RUN_INFLATION] = 1;
+	}
+	if (c[COL_RUN] > 0) {
+		v[RS_RATE] = c[COL_PERF] / c[COL_RUN];
+		have[RS_RATE] = 1;
 	}
 
 	if (!t->passes) {
@@ -163,7 +167,7 @@ int rtapp_log_parse(const char *path, const char *basename,
 		if (lineno == 2) {
 			if (parse_column_header(line, pos, &ncols)) {
 				sw_err_set(err, SW_EXIT_BAD_LOG,
-					   "%s:2: column header lacks one of run, period, start, end, slack, c_duration, c_period, wu_lat: not an rt-app log",
+					   "%s:2: column header lacks one of perf, run, period, start, end, slack, c_duration, c_period, wu_lat: not an rt-app log",
 					   path);
 				goto out;
 			}

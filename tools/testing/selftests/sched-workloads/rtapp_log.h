@@ -15,6 +15,7 @@ enum rtapp_series {
 	RS_WU_LAT,		/* wakeup latency after the timer */
 	RS_RUN_INFLATION,	/* run / c_duration: 1.0 = never preempted */
 	RS_PERIOD_JITTER,	/* |period - c_period| */
+	RS_RATE,		/* perf / run: work done per us of run */
 	RS_NR_SERIES,
 };
 

@@ -8,6 +8,13 @@
  * slack, wu_lat and period_jitter only count passes that have a timer
  * (c_period > 0); run_inflation only passes with run events
  * (c_duration > 0).
+ *
+ * run_inflation sees preemption only for loop-count "run" events: a
+ * time-based "runtime" event ends when its wall time is up, preempted or
+ * not. rate (perf / run: loops done per us inside run events) drops when
+ * the thread is preempted mid-run in either kind; its scale depends on
+ * the CPU and on the rt-app flavour (upstream logs perf / 1000), so it
+ * is for comparisons on one machine class, not absolute checks.
  */
 #include <math.h>
 
@@ -96,6 +103,10 @@ const struct metric_def rtapp_metric_defs[] = {
 	  "99th percentile of |period - c_period|"),
 	S("period_jitter.max", "us", RS_PERIOD_JITTER, STAT_MAX,
 	  "largest |period - c_period|"),
+	S("rate.p50", "loops/us", RS_RATE, STAT_P50,
+	  "median of perf / run: work done per us inside run events"),
+	S("rate.p10", "loops/us", RS_RATE, STAT_P10,
+	  "10th percentile of perf / run (the passes that got least CPU)"),
 	{ "first.slack", "us", SRC_RTAPP_TASK, rtapp_first_metric, RS_SLACK,
 	  "timer slack of the first pass", NULL },
 	{ "first.wu_lat", "us", SRC_RTAPP_TASK, rtapp_first_metric, RS_WU_LAT,

@@ -14,6 +14,8 @@
 #include "battery.h"
 #include "cleanup.h"
 #include "metrics.h"
+#include "prepare.h"
+#include "probe.h"
 #include "verdict.h"
 #include "workload.h"
 
@@ -80,32 +82,42 @@ static int cmd_list(const char *dir)
 	return rc;
 }
 
+/* Everything a run checks before it starts rt-app. */
+static int check_one(const char *path)
+{
+	struct verdict_block vb = { 0 };
+	struct sw_err err = { 0 };
+	struct workload w;
+	int ret = 0;
+
+	if (workload_load(path, &w, &err)) {
+		fprintf(stderr, "sched-workloads: %s\n", err.msg);
+		return err.code;
+	}
+	if (verdict_parse(w.block, path, &vb, &err) ||
+	    prepare_validate(&w, &err) || probe_validate_policies(&w, &err)) {
+		fprintf(stderr, "sched-workloads: %s\n", err.msg);
+		ret = err.code;
+	} else {
+		printf("%s: %s: %zu checks\n", path, w.name, vb.n);
+	}
+	verdict_block_free(&vb);
+	workload_free(&w);
+	return ret;
+}
+
 static int cmd_check(int argc, char **argv)
 {
-	int i, rc = 0;
+	int i, rc = 0, r;
 
 	if (!argc) {
 		usage(stderr);
 		return SW_EXIT_USAGE;
 	}
 	for (i = 0; i < argc; i++) {
-		struct sw_err err = { 0 };
-		struct verdict_block vb;
-		struct workload w;
-
-		if (workload_load(argv[i], &w, &err)) {
-			fprintf(stderr, "sched-workloads: %s\n", err.msg);
-			rc = err.code;
-			continue;
-		}
-		if (verdict_parse(w.block, argv[i], &vb, &err)) {
-			fprintf(stderr, "sched-workloads: %s\n", err.msg);
-			rc = err.code;
-		} else {
-			printf("%s: %zu checks\n", argv[i], vb.n);
-			verdict_block_free(&vb);
-		}
-		workload_free(&w);
+		r = check_one(argv[i]);
+		if (r)
+			rc = r;
 	}
 	return rc;
 }

@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "verdict.h"
+#include "workload.h"
 
 static const char *const check_keys[] = {
 	"metric", "task", "cpu", "min", "max", "why",
@@ -37,7 +38,7 @@ static int parse_bound(struct json_object *c, const char *key, int *has,
 		return 0;
 	if (!is_number(o))
 		return sw_err_set(err, SW_EXIT_BAD_WORKLOAD,
-				  "%s: checks[%zu].%s: not a number", file, i, key);
+				  "%s: " WORKLOAD_BLOCK_KEY ".checks[%zu].%s: not a number", file, i, key);
 	*has = 1;
 	*v = json_object_get_double(o);
 	return 0;
@@ -55,32 +56,32 @@ static int parse_selector(struct json_object *c, struct check *ck,
 
 	if (has_task && !task_metric)
 		return sw_err_set(err, SW_EXIT_BAD_WORKLOAD,
-				  "%s: checks[%zu].task: metric \"%s\" is measured on %s, not on a task",
+				  "%s: " WORKLOAD_BLOCK_KEY ".checks[%zu].task: metric \"%s\" is measured on %s, not on a task",
 				  file, i, ck->def->name,
 				  metric_source_name(ck->def->source));
 	if (has_cpu && ck->def->source != SRC_TRACE_CPU)
 		return sw_err_set(err, SW_EXIT_BAD_WORKLOAD,
-				  "%s: checks[%zu].cpu: metric \"%s\" is not a per-CPU metric",
+				  "%s: " WORKLOAD_BLOCK_KEY ".checks[%zu].cpu: metric \"%s\" is not a per-CPU metric",
 				  file, i, ck->def->name);
 	if (task_metric && !has_task)
 		return sw_err_set(err, SW_EXIT_BAD_WORKLOAD,
-				  "%s: checks[%zu]: metric \"%s\" needs \"task\" (a name or glob)",
+				  "%s: " WORKLOAD_BLOCK_KEY ".checks[%zu]: metric \"%s\" needs \"task\" (a name or glob)",
 				  file, i, ck->def->name);
 	if (has_task && !json_object_is_type(task, json_type_string))
 		return sw_err_set(err, SW_EXIT_BAD_WORKLOAD,
-				  "%s: checks[%zu].task: not a string", file, i);
+				  "%s: " WORKLOAD_BLOCK_KEY ".checks[%zu].task: not a string", file, i);
 	if (has_cpu && !json_object_is_type(cpu, json_type_int) &&
 	    !(json_object_is_type(cpu, json_type_string) &&
 	      !strcmp(json_object_get_string(cpu), "*")))
 		return sw_err_set(err, SW_EXIT_BAD_WORKLOAD,
-				  "%s: checks[%zu].cpu: a CPU number or \"*\"", file, i);
+				  "%s: " WORKLOAD_BLOCK_KEY ".checks[%zu].cpu: a CPU number or \"*\"", file, i);
 
 	sel = has_task ? json_object_get_string(task) :
 	      has_cpu ? json_object_get_string(cpu) : "*";
 	if (!*sel || strpbrk(sel, " \t#") ||
 	    strlen(sel) >= sizeof(ck->selector))
 		return sw_err_set(err, SW_EXIT_BAD_WORKLOAD,
-				  "%s: checks[%zu]: selector \"%s\" is empty, too long or has spaces or '#'",
+				  "%s: " WORKLOAD_BLOCK_KEY ".checks[%zu]: selector \"%s\" is empty, too long or has spaces or '#'",
 				  file, i, sel);
 	strcpy(ck->selector, sel);
 	return 0;
@@ -93,23 +94,23 @@ static int parse_check(struct json_object *c, struct check *ck,
 
 	if (!json_object_is_type(c, json_type_object))
 		return sw_err_set(err, SW_EXIT_BAD_WORKLOAD,
-				  "%s: checks[%zu]: not an object", file, i);
+				  "%s: " WORKLOAD_BLOCK_KEY ".checks[%zu]: not an object", file, i);
 	json_object_object_foreach(c, key, val) {
 		(void)val;
 		if (!key_known(key))
 			return sw_err_set(err, SW_EXIT_BAD_WORKLOAD,
-					  "%s: checks[%zu].%s: unknown key (known: metric, task, cpu, min, max, why)",
+					  "%s: " WORKLOAD_BLOCK_KEY ".checks[%zu].%s: unknown key (known: metric, task, cpu, min, max, why)",
 					  file, i, key);
 	}
 	if (!json_object_object_get_ex(c, "metric", &metric) ||
 	    !json_object_is_type(metric, json_type_string))
 		return sw_err_set(err, SW_EXIT_BAD_WORKLOAD,
-				  "%s: checks[%zu].metric: missing or not a string",
+				  "%s: " WORKLOAD_BLOCK_KEY ".checks[%zu].metric: missing or not a string",
 				  file, i);
 	ck->def = metric_find(json_object_get_string(metric));
 	if (!ck->def)
 		return sw_err_set(err, SW_EXIT_BAD_WORKLOAD,
-				  "%s: checks[%zu].metric: unknown metric \"%s\" (sched-workloads metrics lists them)",
+				  "%s: " WORKLOAD_BLOCK_KEY ".checks[%zu].metric: unknown metric \"%s\" (sched-workloads metrics lists them)",
 				  file, i, json_object_get_string(metric));
 	if (parse_selector(c, ck, file, i, err) ||
 	    parse_bound(c, "min", &ck->has_min, &ck->min, file, i, err) ||
@@ -117,11 +118,11 @@ static int parse_check(struct json_object *c, struct check *ck,
 		return -1;
 	if (!ck->has_min && !ck->has_max)
 		return sw_err_set(err, SW_EXIT_BAD_WORKLOAD,
-				  "%s: checks[%zu]: neither \"min\" nor \"max\": a check that cannot fail",
+				  "%s: " WORKLOAD_BLOCK_KEY ".checks[%zu]: neither \"min\" nor \"max\": a check that cannot fail",
 				  file, i);
 	if (ck->has_min && ck->has_max && ck->min > ck->max)
 		return sw_err_set(err, SW_EXIT_BAD_WORKLOAD,
-				  "%s: checks[%zu]: min %g > max %g", file, i,
+				  "%s: " WORKLOAD_BLOCK_KEY ".checks[%zu]: min %g > max %g", file, i,
 				  ck->min, ck->max);
 	if (json_object_object_get_ex(c, "why", &why))
 		snprintf(ck->why, sizeof(ck->why), "%s",
@@ -140,7 +141,7 @@ int verdict_parse(struct json_object *block, const char *file,
 	    !json_object_is_type(checks, json_type_array) ||
 	    !(n = json_object_array_length(checks)))
 		return sw_err_set(err, SW_EXIT_BAD_WORKLOAD,
-				  "%s: checks: missing, empty or not an array: a workload without checks gives no verdict",
+				  "%s: " WORKLOAD_BLOCK_KEY ".checks: missing, empty or not an array: a workload without checks gives no verdict",
 				  file);
 	vb->checks = calloc(n, sizeof(*vb->checks));
 	if (!vb->checks)

@@ -1,0 +1,168 @@
+# SPDX-License-Identifier: GPL-2.0
+"""Live: the real rt-app on the running kernel, through the real binary.
+
+Needs root; otherwise every test here skips. Each test holds the live
+lock, so no two live runs (or another engineer's battery) overlap.
+"""
+import os
+import signal
+import subprocess
+import time
+import unittest
+
+from swtest import (BINARY, CHILD_ENV, EXIT_PASS, EXIT_SKIP, fixture, ktap_results,
+                    live_lock, load_json, sw, tracing_instances)
+
+IS_ROOT = os.geteuid() == 0
+RESULTS = "/tmp/sched-workloads-live-tests"
+
+
+def rtapp_processes():
+    out = subprocess.run(["pgrep", "-x", "rt-app"], capture_output=True,
+                         text=True).stdout
+    return out.split()
+
+
+def results_dir(stdout):
+    for line in stdout.splitlines():
+        if line.startswith("# results: "):
+            return line[len("# results: "):]
+    return None
+
+
+@unittest.skipUnless(IS_ROOT, "live tests need root")
+class TestStarterBattery(unittest.TestCase):
+    LIVE = True
+
+    @classmethod
+    def setUpClass(cls):
+        with live_lock():
+            cls.before = tracing_instances()
+            cls.r = sw("run", "-r", RESULTS, timeout=300)
+            cls.after = tracing_instances()
+
+    def test_passes(self):
+        self.assertEqual(self.r.returncode, EXIT_PASS, self.r.stdout)
+
+    def test_one_line_per_workload_plus_checks(self):
+        res = ktap_results(self.r.stdout)
+        top = [(name, ok) for indent, ok, name, _ in res if indent == 0]
+        self.assertEqual(top, [("periodic-among-hogs", True),
+                               ("periodic-light", True)])
+        sub = [name for indent, _, name, _ in res if indent == 2]
+        self.assertGreaterEqual(len(sub), 5)
+        self.assertEqual(len(sub), len(set(sub)))
+        for name in sub:
+            self.assertTrue(name.startswith(("periodic-among-hogs.",
+                                             "periodic-light.")), name)
+
+    def test_results_directory(self):
+        root = results_dir(self.r.stdout)
+        self.assertIsNotNone(root)
+        for w in ("periodic-light", "periodic-among-hogs"):
+            d = os.path.join(root, w)
+            for f in ("workload.json", "run.json", "rt-app.out",
+                      "trace.dat", "metrics.json", "verdicts.json"):
+                self.assertTrue(os.path.isfile(os.path.join(d, f)),
+                                "%s/%s" % (d, f))
+            run = load_json(os.path.join(d, "run.json"))
+            self.assertNotIn("sched-workloads", run)
+            self.assertEqual(run["global"]["logdir"], d)
+            self.assertIs(run["global"]["ftrace"], False)
+            self.assertIsInstance(run["global"]["calibration"], int)
+        hogs = load_json(os.path.join(root, "periodic-among-hogs",
+                                      "run.json"))["tasks"]["hog"]
+        self.assertEqual(hogs["instance"], os.cpu_count())
+
+    def test_trace_saved_uncompressed(self):
+        root = results_dir(self.r.stdout)
+        with open(os.path.join(root, "periodic-light", "trace.dat"),
+                  "rb") as f:
+            self.assertEqual(f.read(10), b"\x17\x08\x44tracing")
+        dump = subprocess.run(["trace-cmd", "dump", "--summary", "-i",
+                               os.path.join(root, "periodic-light",
+                                            "trace.dat")],
+                              capture_output=True, text=True).stdout
+        self.assertIn("none\t[Compression algorithm]", dump)
+
+    def test_no_lost_events_reported(self):
+        self.assertRegex(self.r.stdout, r"events enabled, 0 lost")
+
+    def test_machine_left_as_found(self):
+        self.assertEqual(self.before, self.after)
+        self.assertEqual(rtapp_processes(), [])
+
+
+@unittest.skipUnless(IS_ROOT, "live tests need root")
+class TestSkips(unittest.TestCase):
+    LIVE = True
+
+    def test_not_root(self):
+        r = subprocess.run(["setpriv", "--reuid=65534", "--regid=65534",
+                            "--clear-groups", BINARY, "run"],
+                           capture_output=True, text=True, timeout=60)
+        self.assertEqual(r.returncode, EXIT_SKIP, r.stdout)
+        res = ktap_results(r.stdout)
+        self.assertTrue(res)
+        for indent, ok, name, directive in res:
+            self.assertTrue(ok and name)
+            self.assertIn("SKIP must run as root", directive)
+
+    def test_policy_refused(self):
+        """A cgroup with no RT runtime: the kernel refuses SCHED_FIFO."""
+        group = "/sys/fs/cgroup/cpu/sched-workloads-test-%d" % os.getpid()
+        if not os.path.isfile("/sys/fs/cgroup/cpu/cpu.rt_runtime_us"):
+            self.skipTest("no cgroup v1 cpu controller with RT group "
+                          "scheduling")
+        os.mkdir(group)
+        try:
+            with open(os.path.join(group, "cpu.rt_runtime_us"), "w") as f:
+                f.write("0")
+            with live_lock():
+                r = subprocess.run(
+                    ["sh", "-c", 'echo $$ > "$0/cgroup.procs" && exec "$@"',
+                     group, BINARY, "run", "-r", RESULTS,
+                     fixture("workloads", "long-running.json")],
+                    capture_output=True, text=True, timeout=60,
+                    env=CHILD_ENV)
+        finally:
+            os.rmdir(group)
+        self.assertEqual(r.returncode, EXIT_SKIP, r.stdout)
+        self.assertIn("ok 1 long-running # SKIP kernel refuses SCHED_FIFO "
+                      "for task rt: Operation not permitted", r.stdout)
+
+
+@unittest.skipUnless(IS_ROOT, "live tests need root")
+class TestInterrupted(unittest.TestCase):
+    """Ctrl-C or kselftest's timeout (SIGTERM) half-way through a run."""
+    LIVE = True
+
+    def interrupt(self, sig):
+        with live_lock():
+            before = tracing_instances()
+            p = subprocess.Popen([BINARY, "run", "-r", RESULTS,
+                                  fixture("workloads", "long-running.json")],
+                                 stdout=subprocess.PIPE, text=True,
+                                 env=CHILD_ENV)
+            mine = "sched-workloads-%d" % p.pid
+            deadline = time.time() + 30
+            while mine not in tracing_instances() or not rtapp_processes():
+                self.assertLess(time.time(), deadline, "run never started")
+                time.sleep(0.1)
+            time.sleep(2)
+            p.send_signal(sig)
+            out, _ = p.communicate(timeout=30)
+            after = tracing_instances()
+        self.assertEqual(p.returncode, -sig, out)
+        self.assertEqual(after, before)
+        self.assertEqual(rtapp_processes(), [])
+
+    def test_sigint(self):
+        self.interrupt(signal.SIGINT)
+
+    def test_sigterm(self):
+        self.interrupt(signal.SIGTERM)
+
+
+if __name__ == "__main__":
+    unittest.main()

@@ -1,0 +1,146 @@
+# SPDX-License-Identifier: GPL-2.0
+"""The rt-app log parser and its metrics, on hand-written logs.
+
+Expected values are worked out by hand from the fixture rows (the
+percentile is nearest-rank: sample ceil(p/100 * N) of the sorted N), and
+written down here with the working, not taken from the tool's output.
+"""
+import json
+import unittest
+
+from swtest import (EXIT_BAD_LOG, EXIT_PASS, fixture, sw)
+
+
+def metrics_of(logdir):
+    r = sw("analyze", "--logs", fixture("logs", logdir))
+    if r.returncode != EXIT_PASS:
+        raise AssertionError("analyze failed: %s" % r.stderr)
+    return json.loads(r.stdout)["rtapp_tasks"]
+
+
+class TestBasicLogs(unittest.TestCase):
+    @classmethod
+    def setUpClass(cls):
+        cls.m = metrics_of("basic")
+
+    def test_entities(self):
+        self.assertEqual(sorted(self.m), ["audio-0", "hog-1"])
+        self.assertEqual(self.m["audio-0"]["group"], "audio")
+        self.assertEqual(self.m["hog-1"]["group"], "hog")
+
+    def test_passes_and_first_pass_apart(self):
+        a = self.m["audio-0"]
+        self.assertEqual(a["passes"], 6)
+        # The first row: slack 8000, wu_lat 50; kept out of the series.
+        self.assertEqual(a["first.slack"], 8000)
+        self.assertEqual(a["first.wu_lat"], 50)
+
+    def test_slack(self):
+        # Steady slack: 7000 -500 8500 6000 -100
+        # sorted: -500 -100 6000 7000 8500
+        a = self.m["audio-0"]
+        self.assertEqual(a["slack.min"], -500)
+        self.assertEqual(a["slack.p50"], 6000)     # rank ceil(2.5) = 3
+        self.assertEqual(a["slack.p10"], -500)     # rank ceil(0.5) = 1
+        self.assertEqual(a["slack.p1"], -500)
+        self.assertAlmostEqual(a["slack.mean"], 20900 / 5)
+        self.assertEqual(a["missed_periods"], 2)
+        self.assertAlmostEqual(a["slack.negative_share"], 0.4)
+
+    def test_wu_lat(self):
+        # 80 300 60 40 1000 -> sorted 40 60 80 300 1000
+        a = self.m["audio-0"]
+        self.assertEqual(a["wu_lat.p50"], 80)
+        self.assertEqual(a["wu_lat.p90"], 1000)    # rank ceil(4.5) = 5
+        self.assertEqual(a["wu_lat.p99"], 1000)
+        self.assertEqual(a["wu_lat.max"], 1000)
+        self.assertAlmostEqual(a["wu_lat.mean"], 1480 / 5)
+
+    def test_run_inflation(self):
+        # run / c_duration: 1.1 2.0 1.0 1.2 1.0 -> 1.0 1.0 1.1 1.2 2.0
+        a = self.m["audio-0"]
+        self.assertAlmostEqual(a["run_inflation.p50"], 1.1)
+        self.assertAlmostEqual(a["run_inflation.max"], 2.0)
+        self.assertAlmostEqual(a["run_inflation.mean"], 6.3 / 5)
+
+    def test_period_jitter(self):
+        # |period - 10000|: 0 500 200 0 100 -> 0 0 100 200 500
+        a = self.m["audio-0"]
+        self.assertEqual(a["period_jitter.p50"], 100)
+        self.assertEqual(a["period_jitter.p90"], 500)
+        self.assertEqual(a["period_jitter.max"], 500)
+
+    def test_rate(self):
+        # perf / run: 90.9 25 100 83.3 80 -> 25 80 83.3 90.9 100
+        a = self.m["audio-0"]
+        self.assertAlmostEqual(a["rate.p50"], 100000 / 1200)
+        self.assertAlmostEqual(a["rate.p10"], 25)
+
+    def test_task_without_timer(self):
+        # No c_period: no slack, wu_lat or jitter, never "missed".
+        h = self.m["hog-1"]
+        self.assertEqual(h["passes"], 3)
+        self.assertIsNone(h["slack.min"])
+        self.assertIsNone(h["wu_lat.p50"])
+        self.assertIsNone(h["period_jitter.max"])
+        self.assertEqual(h["missed_periods"], 0)
+        # Steady run / c_duration: 1.5 1.0 -> p50 rank 1 = 1.0
+        self.assertAlmostEqual(h["run_inflation.p50"], 1.0)
+        self.assertAlmostEqual(h["run_inflation.max"], 1.5)
+
+
+class TestUpstreamFlavour(unittest.TestCase):
+    """Tabs, an extra column: columns are found by name."""
+
+    def test_values(self):
+        c = metrics_of("upstream")["cam-3"]
+        self.assertEqual(c["passes"], 3)
+        self.assertEqual(c["first.slack"], 15000)
+        # Steady slack 14000 -1000; wu_lat 30 900; run/c 1.25 2.0
+        self.assertEqual(c["slack.min"], -1000)
+        self.assertEqual(c["slack.p50"], -1000)    # rank ceil(1) = 1
+        self.assertEqual(c["missed_periods"], 1)
+        self.assertEqual(c["wu_lat.max"], 900)
+        self.assertAlmostEqual(c["run_inflation.p50"], 1.25)
+        self.assertAlmostEqual(c["rate.p50"], 50 / 4000)
+
+
+class TestEmptySeries(unittest.TestCase):
+    def test_header_only(self):
+        i = metrics_of("header-only")["idle-0"]
+        self.assertEqual(i["passes"], 0)
+        self.assertIsNone(i["first.slack"])
+        self.assertIsNone(i["slack.p50"])
+
+
+class TestBadLogs(unittest.TestCase):
+    def bad(self, logdir, *words):
+        r = sw("analyze", "--logs", fixture("logs", logdir))
+        self.assertEqual(r.returncode, EXIT_BAD_LOG, r.stderr)
+        self.assertEqual(r.stdout, "")
+        for w in words:
+            self.assertIn(w, r.stderr)
+
+    def test_truncated(self):
+        self.bad("truncated", "rt-app-audio-0.log:4:", "truncated")
+
+    def test_foreign(self):
+        self.bad("foreign", "rt-app-dmesg-0.log:1:", "not an rt-app log")
+
+    def test_wrong_column_count(self):
+        self.bad("badcols", "rt-app-t-0.log:3:", "expected 11 numeric columns")
+
+    def test_empty_file(self):
+        self.bad("empty", "rt-app-t-0.log:1:", "file empty")
+
+    def test_no_logs(self):
+        self.bad("../workloads", "no rt-app log")
+
+    def test_missing_directory(self):
+        r = sw("analyze", "--logs", fixture("logs", "does-not-exist"))
+        self.assertEqual(r.returncode, EXIT_BAD_LOG)
+        self.assertIn("does-not-exist", r.stderr)
+
+
+if __name__ == "__main__":
+    unittest.main()

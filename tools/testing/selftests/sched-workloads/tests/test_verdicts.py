@@ -1,0 +1,137 @@
+# SPDX-License-Identifier: GPL-2.0
+"""The verdict evaluator and KTAP output, on logs/basic.
+
+The outcome of every check in fixtures/workloads/verdicts.json is worked
+out by hand from the fixture logs (see test_rtapp_logs.py for the
+values).
+"""
+import unittest
+
+from swtest import (EXIT_BAD_WORKLOAD, EXIT_FAIL, EXIT_PASS, fixture,
+                    ktap_results, sw)
+
+EXPECTED = [
+    # (name, ok): value against bound
+    ("verdicts.audio-0.missed_periods", False),     # 2 > 0
+    ("verdicts.audio-0.slack.p50", True),           # 6000 >= 6000
+    ("verdicts.audio-0.wu_lat.p90", False),         # 1000 > 999
+    ("verdicts.hog-1.run_inflation.max", True),     # 1.5 <= 1.5
+    ("verdicts.audio-0.run_inflation.p50", True),   # 1.1 in [1.0, 1.1]
+    ("verdicts.hog-1.run_inflation.p50", True),     # 1.0 in [1.0, 1.1]
+    ("verdicts.hog-1.slack.min", False),            # no timer: not measured
+    ("verdicts.nobody.passes", False),              # selects nothing
+    ("verdicts.audio-0.wu_lat.p50", True),          # 80 <= 80
+    ("verdicts.audio-0.wu_lat.p50.2", True),        # same metric again
+]
+
+
+def judge(workload):
+    return sw("analyze", "--logs", fixture("logs", "basic"),
+              "--workload", fixture("workloads", workload))
+
+
+class TestVerdicts(unittest.TestCase):
+    @classmethod
+    def setUpClass(cls):
+        cls.r = judge("verdicts.json")
+        cls.results = ktap_results(cls.r.stdout)
+
+    def test_exit_code(self):
+        self.assertEqual(self.r.returncode, EXIT_FAIL, self.r.stdout)
+
+    def test_subtests(self):
+        sub = [(name, ok) for indent, ok, name, _ in self.results
+               if indent == 2]
+        self.assertEqual(sub, EXPECTED)
+
+    def test_parent_line(self):
+        top = [(name, ok) for indent, ok, name, _ in self.results
+               if indent == 0]
+        self.assertEqual(top, [("verdicts", False)])
+
+    def test_ktap_shape(self):
+        lines = self.r.stdout.splitlines()
+        self.assertEqual(lines[0], "TAP version 13")
+        self.assertEqual(lines[1], "1..1")
+        self.assertIn("  KTAP version 1", lines)
+        self.assertIn("  1..%d" % len(EXPECTED), lines)
+
+    def test_failure_says_metric_value_expectation(self):
+        out = self.r.stdout
+        self.assertIn("FAIL audio-0: missed_periods = 2 count, expected <= 0",
+                      out)
+        self.assertIn("FAIL audio-0: wu_lat.p90 = 1000 us, expected <= 999",
+                      out)
+        self.assertIn("hog-1: slack.min: not measured", out)
+        self.assertIn('selector "nobody" matched nothing', out)
+        self.assertIn("expected <= 80: inclusive bound", out)
+
+    def test_names_unique_and_spaceless(self):
+        names = [name for _, _, name, _ in self.results]
+        self.assertEqual(len(names), len(set(names)))
+        for name in names:
+            self.assertNotIn(" ", name)
+
+
+class TestAllPass(unittest.TestCase):
+    def test_pass(self):
+        r = judge("all-pass.json")
+        self.assertEqual(r.returncode, EXIT_PASS, r.stdout)
+        res = ktap_results(r.stdout)
+        # passes >= 3 on both tasks, slack.p50 exactly 6000.
+        self.assertEqual([ok for _, ok, _, _ in res], [True] * 4)
+
+
+class TestMalformedWorkloads(unittest.TestCase):
+    """Each bad file gives exit 5 and names the file and the place."""
+
+    CASES = {
+        "bad-json.json": "bad-json.json:4:36: invalid JSON",
+        "unknown-metric.json":
+            'checks[0].metric: unknown metric "wu_lat.p77"',
+        "unknown-key.json": "checks[0].tolerance: unknown key",
+        "no-bound.json": 'checks[0]: neither "min" nor "max"',
+        "min-above-max.json": "checks[0]: min 5 > max 1",
+        "bound-not-number.json": "checks[0].max: not a number",
+        "no-selector.json": 'checks[0]: metric "passes" needs "task"',
+        "cpu-on-task-metric.json": "checks[0].cpu:",
+        "no-checks.json": "checks: missing, empty",
+        "bad-scale.json": "scale.tasks.t.instance: expected",
+        "no-block.json": '"sched-workloads": missing',
+        "no-description.json": "description\": missing",
+        "not-object.json": "top level is not a JSON object",
+        "bad-priority.json": "tasks.t.priority: 120 outside 1..99",
+        "bad-policy.json": 'tasks.t.policy: unknown policy "SCHED_BATCHY"',
+    }
+
+    def test_check_command(self):
+        for name, msg in self.CASES.items():
+            with self.subTest(name=name):
+                path = fixture("workloads", name)
+                r = sw("check", path)
+                self.assertEqual(r.returncode, EXIT_BAD_WORKLOAD, r.stderr)
+                self.assertIn(path, r.stderr)
+                self.assertIn(msg, r.stderr)
+
+    def test_analyze_refuses_bad_block(self):
+        r = judge("unknown-metric.json")
+        self.assertEqual(r.returncode, EXIT_BAD_WORKLOAD)
+        self.assertIn("unknown-metric.json", r.stderr)
+        self.assertNotIn("ok 1", r.stdout)
+
+    def test_run_reports_bad_workload(self):
+        # No live run happens: the file is refused before anything starts.
+        path = fixture("workloads", "unknown-metric.json")
+        r = sw("run", "-r", "/tmp/sched-workloads-unit", path)
+        self.assertEqual(r.returncode, EXIT_BAD_WORKLOAD, r.stdout)
+        self.assertIn("not ok 1 unknown-metric", r.stdout)
+        self.assertIn(path, r.stdout)
+
+    def test_valid_files_pass_check(self):
+        r = sw("check", fixture("workloads", "verdicts.json"),
+               fixture("workloads", "all-pass.json"))
+        self.assertEqual(r.returncode, EXIT_PASS, r.stderr)
+
+
+if __name__ == "__main__":
+    unittest.main()
