@@ -11,14 +11,20 @@
 #include <string.h>
 
 #include "analyze.h"
+#include "baseline.h"
 #include "ktap.h"
 #include "metrics.h"
 #include "rtapp_log.h"
+#include "samples.h"
+#include "trace_analyze.h"
+#include "trace_scope.h"
 #include "verdict.h"
 #include "workload.h"
 
 struct analyze_opts {
 	const char *logs, *basename, *trace, *workload, *metrics_out;
+	const char *buffer, *baseline;
+	int all_cpus;
 };
 
 static const struct option analyze_long_opts[] = {
@@ -27,6 +33,9 @@ static const struct option analyze_long_opts[] = {
 	{ "trace", required_argument, NULL, 't' },
 	{ "workload", required_argument, NULL, 'W' },
 	{ "metrics-out", required_argument, NULL, 'm' },
+	{ "buffer", required_argument, NULL, 'B' },
+	{ "all-cpus", no_argument, NULL, 'a' },
+	{ "baseline", required_argument, NULL, 'b' },
 	{ NULL, 0, NULL, 0 },
 };
 
@@ -35,44 +44,124 @@ static void analyze_usage(void)
 	fprintf(stderr,
 		"usage: sched-workloads analyze [--logs DIR [--basename rt-app]]\n"
 		"                               [--trace trace.dat] [--workload FILE]\n"
-		"                               [--metrics-out FILE]\n");
+		"                               [--metrics-out FILE] [--buffer NAME]\n"
+		"                               [--all-cpus] [--baseline FILE]\n"
+		"  --workload  the checks to judge; its tasks and their \"cpus\" also\n"
+		"              say which threads get per-task trace metrics and\n"
+		"              where they may run (work conservation)\n"
+		"  --all-cpus  every task of the trace may run on every CPU (a trace\n"
+		"              from elsewhere, without a workload to say so)\n"
+		"  --buffer    the trace.dat buffer (instance) to read\n"
+		"  --baseline  a baseline file for the workload's baseline checks\n");
 }
 
-static int add_rtapp_metrics(const struct analyze_opts *o,
+static int add_rtapp_metrics(const struct rtapp_logs *logs,
 			     struct metric_set *set, struct sw_err *err)
 {
-	struct rtapp_logs logs;
 	size_t i;
+
+	for (i = 0; i < logs->n; i++)
+		if (metric_set_add_entity(set, SRC_RTAPP_TASK, &logs->t[i],
+					  logs->t[i].name, logs->t[i].task, -1))
+			return sw_err_set(err, SW_EXIT_RUN_ERROR, "out of memory");
+	return 0;
+}
+
+/*
+ * The workload, when given, scopes the trace as in a run: its threads,
+ * their affinity, the window of the logs. Without one, every task of the
+ * trace gets metrics and work conservation needs --all-cpus.
+ */
+static int add_trace_metrics(const struct analyze_opts *o,
+			     const struct rtapp_logs *logs,
+			     struct metric_set *set, unsigned long long *lost,
+			     struct sw_err *err)
+{
+	struct trace_report *report = NULL;
+	struct trace_scope scope = { 0 };
+	struct workload w;
+	int ret = -1;
+
+	if (o->workload) {
+		if (workload_load(o->workload, &w, err))
+			return -1;
+		ret = trace_scope_init(&scope, &w, logs, err);
+		workload_free(&w);
+		if (ret)
+			return -1;
+		ret = -1;
+	}
+	scope.opts.affinity_all = o->all_cpus;
+	scope.opts.buffer = o->buffer;
+	if (trace_analyze(o->trace, &scope.opts, &report, err))
+		goto out;
+	*lost = trace_report_lost_events(report);
+	if (trace_report_note(report))
+		fprintf(stderr, "sched-workloads: %s: %s\n", o->trace,
+			trace_report_note(report));
+	if (trace_report_add_metrics(report, &scope.opts, set)) {
+		sw_err_set(err, SW_EXIT_RUN_ERROR, "out of memory");
+		goto out;
+	}
+	ret = 0;
+out:
+	trace_report_free(report);
+	trace_scope_free(&scope);
+	return ret;
+}
+
+static int measure(const struct analyze_opts *o, struct metric_set *set,
+		   unsigned long long *lost, struct sw_err *err)
+{
+	struct rtapp_logs logs = { 0 };
 	int ret = 0;
 
-	if (rtapp_logs_load(o->logs, o->basename, &logs, err))
+	if (o->logs && rtapp_logs_load(o->logs, o->basename, &logs, err))
 		return -1;
-	for (i = 0; i < logs.n && !ret; i++)
-		ret = metric_set_add_entity(set, SRC_RTAPP_TASK, &logs.t[i],
-					    logs.t[i].name, logs.t[i].task, -1);
+	*lost = 0;
+	ret = add_rtapp_metrics(&logs, set, err);
+	if (!ret && o->trace)
+		ret = add_trace_metrics(o, &logs, set, lost, err);
 	rtapp_logs_free(&logs);
-	if (ret)
-		sw_err_set(err, SW_EXIT_RUN_ERROR, "out of memory");
 	return ret;
 }
 
 static int judge_workload(const struct analyze_opts *o,
-			  const struct metric_set *set, struct sw_err *err)
+			  const struct metric_set *set, unsigned long long lost,
+			  struct sw_err *err)
 {
+	struct sample_set cur = { 0 }, base = { 0 };
 	struct verdict_results res = { 0 };
+	struct verdict_input in = {
+		.cur = &cur, .lost_events = lost,
+		.no_base = "no baseline given (--baseline FILE)",
+	};
 	struct verdict_block vb;
 	enum verdict_status st;
 	struct workload w;
+	int ret = -1;
 
 	if (workload_load(o->workload, &w, err))
 		return -1;
-	if (verdict_parse(w.block, o->workload, &vb, err)) {
-		workload_free(&w);
-		return -1;
+	if (verdict_parse(w.block, o->workload, &vb, err))
+		goto out_w;
+	if (o->baseline) {
+		ret = baseline_load(o->baseline, &base, NULL, err);
+		if (ret > 0)
+			sw_err_set(err, SW_EXIT_USAGE, "%s: no such file", o->baseline);
+		if (ret)
+			goto out_vb;
+		in.base = &base;
 	}
+	ret = -1;
+	if (sample_set_add_rep(&cur, set)) {
+		sw_err_set(err, SW_EXIT_RUN_ERROR, "out of memory");
+		goto out_vb;
+	}
+	in.prefix = w.name;
 	ktap_begin(1);
 	ktap_diag("%s: %s", w.name, w.description);
-	if (verdict_evaluate(&vb, set, w.name, 0, &res)) {
+	if (verdict_evaluate(&vb, &in, &res)) {
 		sw_err_set(err, SW_EXIT_RUN_ERROR, "out of memory");
 		st = V_ERROR;
 	} else {
@@ -81,9 +170,14 @@ static int judge_workload(const struct analyze_opts *o,
 	ktap_subtests(&res);
 	ktap_result(w.name, st, "every check skipped");
 	verdict_results_free(&res);
+	ret = 0;
+out_vb:
+	sample_set_free(&cur);
+	sample_set_free(&base);
 	verdict_block_free(&vb);
+out_w:
 	workload_free(&w);
-	return 0;
+	return ret;
 }
 
 int cmd_analyze(int argc, char **argv)
@@ -91,6 +185,7 @@ int cmd_analyze(int argc, char **argv)
 	struct analyze_opts o = { .basename = "rt-app" };
 	struct metric_set set = { 0 };
 	struct sw_err err = { 0 };
+	unsigned long long lost;
 	FILE *mf;
 	int c;
 
@@ -111,6 +206,15 @@ int cmd_analyze(int argc, char **argv)
 		case 'm':
 			o.metrics_out = optarg;
 			break;
+		case 'B':
+			o.buffer = optarg;
+			break;
+		case 'a':
+			o.all_cpus = 1;
+			break;
+		case 'b':
+			o.baseline = optarg;
+			break;
 		default:
 			analyze_usage();
 			return SW_EXIT_USAGE;
@@ -120,7 +224,7 @@ int cmd_analyze(int argc, char **argv)
 		analyze_usage();
 		return SW_EXIT_USAGE;
 	}
-	if (o.logs && add_rtapp_metrics(&o, &set, &err))
+	if (measure(&o, &set, &lost, &err))
 		goto fail;
 	if (o.metrics_out || !o.workload) {
 		mf = o.metrics_out ? fopen(o.metrics_out, "w") : stdout;
@@ -133,7 +237,7 @@ int cmd_analyze(int argc, char **argv)
 			fclose(mf);
 	}
 	if (o.workload) {
-		if (judge_workload(&o, &set, &err))
+		if (judge_workload(&o, &set, lost, &err))
 			goto fail;
 		metric_set_free(&set);
 		return ktap_finish();

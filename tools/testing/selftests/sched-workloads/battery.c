@@ -13,15 +13,20 @@
 #include <sys/file.h>
 #include <sys/utsname.h>
 
+#include "baseline.h"
 #include "battery.h"
 #include "capture.h"
 #include "cleanup.h"
+#include "fingerprint.h"
 #include "ktap.h"
 #include "metrics.h"
 #include "prepare.h"
 #include "probe.h"
 #include "rtapp_log.h"
 #include "rtapp_run.h"
+#include "samples.h"
+#include "trace_analyze.h"
+#include "trace_scope.h"
 #include "verdict.h"
 #include "workload.h"
 
@@ -36,6 +41,9 @@ struct workload_run {
 	enum verdict_status status;
 	char reason[SW_ERR_LEN];
 	int exit_code;			/* for bad input: SW_EXIT_* */
+	uint64_t lost_events;		/* by the ring buffer or the trace */
+	const struct fingerprint *fp;
+	char no_base[SW_ERR_LEN];	/* why baseline checks SKIP */
 };
 
 static int file_copy(const char *from, const char *to)
@@ -119,6 +127,8 @@ static int record_run(struct workload_run *r, const struct battery_opts *o,
 		goto fail;
 	capture_stop(&cap);
 	lost = capture_lost_events(&cap);
+	if (lost > r->lost_events)
+		r->lost_events = lost;
 	if (!ex.exited || ex.code) {
 		last_line(out, msg, sizeof(msg));
 		sw_err_set(err, SW_EXIT_RUN_ERROR, "rt-app %s %d after %.1f s: %s (%s)",
@@ -138,35 +148,203 @@ fail:
 	return -1;
 }
 
-static int measure(struct workload_run *r, const char *dir,
-		   struct metric_set *set, struct sw_err *err)
+static int add_log_metrics(const struct rtapp_logs *logs,
+			   struct metric_set *set, struct sw_err *err)
 {
-	struct rtapp_logs logs;
 	size_t i;
+
+	for (i = 0; i < logs->n; i++)
+		if (metric_set_add_entity(set, SRC_RTAPP_TASK, &logs->t[i],
+					  logs->t[i].name, logs->t[i].task, -1))
+			return sw_err_set(err, SW_EXIT_RUN_ERROR, "out of memory");
+	return 0;
+}
+
+static int add_trace_metrics(struct workload_run *r, const char *dir,
+			     const struct rtapp_logs *logs,
+			     struct metric_set *set, struct sw_err *err)
+{
+	struct trace_report *report = NULL;
+	struct trace_scope scope;
+	char trace[PATH_MAX];
 	int ret = -1;
 
-	if (rtapp_logs_load(dir, RTAPP_BASENAME, &logs, err))
+	if (path_join(trace, sizeof(trace), dir, "trace.dat"))
+		return sw_err_set(err, SW_EXIT_RUN_ERROR, "%s: path too long", dir);
+	if (trace_scope_init(&scope, &r->w, logs, err))
 		return -1;
-	for (i = 0; i < logs.n; i++)
-		if (metric_set_add_entity(set, SRC_RTAPP_TASK, &logs.t[i],
-					  logs.t[i].name, logs.t[i].task, -1))
-			goto out;
-	if (write_json_file(dir, "metrics.json", write_metrics, set)) {
-		sw_err_set(err, SW_EXIT_RUN_ERROR, "%s/metrics.json: cannot write",
-			   dir);
+	if (trace_analyze(trace, &scope.opts, &report, err))
+		goto out;
+	if (trace_report_lost_events(report) > r->lost_events)
+		r->lost_events = trace_report_lost_events(report);
+	if (trace_report_add_metrics(report, &scope.opts, set)) {
+		sw_err_set(err, SW_EXIT_RUN_ERROR, "out of memory");
 		goto out;
 	}
 	ret = 0;
 out:
+	trace_report_free(report);
+	trace_scope_free(&scope);
+	return ret;
+}
+
+/* rt-app's logs and the trace, into one metric set and metrics.json. */
+static int measure(struct workload_run *r, const char *dir,
+		   struct metric_set *set, struct sw_err *err)
+{
+	struct rtapp_logs logs;
+	int ret;
+
+	if (rtapp_logs_load(dir, RTAPP_BASENAME, &logs, err))
+		return -1;
+	ret = add_log_metrics(&logs, set, err);
+	if (!ret)
+		ret = add_trace_metrics(r, dir, &logs, set, err);
 	rtapp_logs_free(&logs);
-	(void)r;
+	if (!ret && write_json_file(dir, "metrics.json", write_metrics, set))
+		ret = sw_err_set(err, SW_EXIT_RUN_ERROR,
+				 "%s/metrics.json: cannot write", dir);
+	return ret;
+}
+
+/* One repetition into @dir: the run, then its metrics. */
+static int run_rep(struct workload_run *r, const struct battery_opts *o,
+		   const char *dir, struct metric_set *set, struct sw_err *err)
+{
+	if (mkdir_p(dir))
+		return sw_err_set(err, SW_EXIT_RUN_ERROR, "%s: cannot create: %s",
+				  dir, strerror(errno));
+	return record_run(r, o, dir, err) || measure(r, dir, set, err) ? -1 : 0;
+}
+
+static int run_reps(struct workload_run *r, const struct battery_opts *o,
+		    const char *wdir, int first, int count,
+		    struct sample_set *ss, struct sw_err *err)
+{
+	char dir[PATH_MAX];
+	int k, ret = 0;
+
+	for (k = first; k < first + count && !ret; k++) {
+		struct metric_set set = { 0 };
+
+		snprintf(dir, sizeof(dir), "%s/rep-%d", wdir, k);
+		ret = run_rep(r, o, dir, &set, err);
+		if (!ret && sample_set_add_rep(ss, &set))
+			ret = sw_err_set(err, SW_EXIT_RUN_ERROR,
+					 "more than %d repetitions", SAMPLES_MAX_REPS);
+		metric_set_free(&set);
+	}
+	return ret;
+}
+
+/* The baseline of this workload on this machine class, if any. */
+static int load_baseline(struct workload_run *r, const struct battery_opts *o,
+			 struct sample_set *base, struct sw_err *err)
+{
+	char path[PATH_MAX];
+	int ret;
+
+	if (o->record) {
+		snprintf(r->no_base, sizeof(r->no_base), "recording the baseline");
+		return 1;
+	}
+	if (baseline_path(path, sizeof(path), o->baseline_dir, r->fp->class_name,
+			  r->w.name))
+		return sw_err_set(err, SW_EXIT_RUN_ERROR, "baseline path too long");
+	ret = baseline_load(path, base, NULL, err);
+	if (ret > 0)
+		snprintf(r->no_base, sizeof(r->no_base),
+			 "no baseline for machine class %s: record one with \"sched-workloads baseline %s\"",
+			 r->fp->class_name, r->w.name);
+	return ret;
+}
+
+static int evaluate(struct workload_run *r, const struct sample_set *cur,
+		    const struct sample_set *base)
+{
+	struct verdict_input in = {
+		.prefix = r->w.name, .cur = cur, .base = base,
+		.no_base = r->no_base, .lost_events = r->lost_events,
+	};
+
+	verdict_results_free(&r->res);
+	return verdict_evaluate(&r->vb, &in, &r->res);
+}
+
+static int save_baseline(struct workload_run *r, const struct battery_opts *o,
+			 const struct sample_set *cur, struct sw_err *err)
+{
+	char path[PATH_MAX];
+
+	if (r->lost_events)
+		return sw_err_set(err, SW_EXIT_RUN_ERROR,
+				  "not recording a baseline: the trace lost %llu events",
+				  (unsigned long long)r->lost_events);
+	if (verdict_overall(&r->res) == V_FAIL)
+		return sw_err_set(err, SW_EXIT_RUN_ERROR,
+				  "not recording a baseline: absolute checks failed");
+	if (baseline_path(path, sizeof(path), o->baseline_dir, r->fp->class_name,
+			  r->w.name) ||
+	    baseline_save(path, r->w.name, r->fp, cur, err))
+		return -1;
+	ktap_diag("%s: baseline of %zu repetitions written to %s", r->w.name,
+		  cur->reps, path);
+	return 0;
+}
+
+static int write_samples(const void *obj, FILE *f)
+{
+	struct json_object *o = sample_set_to_json(obj);
+	int ret;
+
+	ret = fprintf(f, "%s\n", json_object_to_json_string_ext(o,
+			JSON_C_TO_STRING_PRETTY | JSON_C_TO_STRING_NOSLASHESCAPE));
+	json_object_put(o);
+	return ret < 0 ? -1 : 0;
+}
+
+/*
+ * Repetitions, then the checks on them. A regression against the
+ * baseline is only reported once it survives as many repetitions again,
+ * as 0-day confirms a bisection before it reports.
+ */
+static int run_and_judge(struct workload_run *r, const struct battery_opts *o,
+			 const char *dir, struct sw_err *err)
+{
+	struct sample_set cur = { 0 }, base = { 0 };
+	int has_base, ret = -1;
+	size_t regressed;
+
+	has_base = load_baseline(r, o, &base, err);
+	if (has_base < 0)
+		return -1;
+	has_base = !has_base;
+	if (run_reps(r, o, dir, 1, o->repetitions, &cur, err) ||
+	    evaluate(r, &cur, has_base ? &base : NULL))
+		goto out;
+	regressed = verdict_regressions(&r->res);
+	if (regressed) {
+		ktap_diag("%s: %zu baseline checks regressed; confirming with %d more repetitions",
+			  r->w.name, regressed, o->repetitions);
+		if (run_reps(r, o, dir, o->repetitions + 1, o->repetitions,
+			     &cur, err) ||
+		    evaluate(r, &cur, &base))
+			goto out;
+		ktap_diag("%s: %zu baseline checks still regressed after the re-run",
+			  r->w.name, verdict_regressions(&r->res));
+	}
+	write_json_file(dir, "samples.json", write_samples, &cur);
+	write_json_file(dir, "verdicts.json", write_verdicts, &r->res);
+	ret = o->record ? save_baseline(r, o, &cur, err) : 0;
+out:
+	sample_set_free(&cur);
+	sample_set_free(&base);
 	return ret;
 }
 
 static void run_one(struct workload_run *r, const struct battery_opts *o,
 		    const char *results)
 {
-	struct metric_set set = { 0 };
 	struct sw_err err = { 0 };
 	char dir[PATH_MAX], copy[PATH_MAX];
 	int refused;
@@ -180,26 +358,20 @@ static void run_one(struct workload_run *r, const struct battery_opts *o,
 		r->status = V_SKIP;
 		return;
 	}
+	/* The copy keeps the workload's name for a later "analyze". */
 	if (path_join(dir, sizeof(dir), results, r->w.name) || mkdir_p(dir) ||
-	    path_join(copy, sizeof(copy), dir, "workload.json") ||
-	    file_copy(r->w.path, copy)) {
+	    snprintf(copy, sizeof(copy), "%s/%s.json", dir, r->w.name) >=
+	    (int)sizeof(copy) || file_copy(r->w.path, copy)) {
 		sw_err_set(&err, SW_EXIT_RUN_ERROR, "%s/%s: cannot create: %s",
 			   results, r->w.name, strerror(errno));
 		goto error;
 	}
-	if (record_run(r, o, dir, &err) || measure(r, dir, &set, &err))
+	if (run_and_judge(r, o, dir, &err))
 		goto error;
-	if (verdict_evaluate(&r->vb, &set, r->w.name, 0, &r->res)) {
-		sw_err_set(&err, SW_EXIT_RUN_ERROR, "out of memory");
-		goto error;
-	}
-	write_json_file(dir, "verdicts.json", write_verdicts, &r->res);
 	r->status = verdict_overall(&r->res);
 	snprintf(r->reason, sizeof(r->reason), "every check skipped");
-	metric_set_free(&set);
 	return;
 error:
-	metric_set_free(&set);
 	r->status = V_ERROR;
 	r->exit_code = err.code;
 	snprintf(r->reason, sizeof(r->reason), "%s", err.msg);
@@ -248,7 +420,7 @@ static int take_lock(void)
 	if (flock(fd, LOCK_EX | LOCK_NB)) {
 		ktap_diag("waiting for another sched-workloads run (%s)", path);
 		while (flock(fd, LOCK_EX)) {
-			if (sw_interrupted) {
+			if (cleanup_interrupted()) {
 				close(fd);
 				return -1;
 			}
@@ -314,11 +486,27 @@ static int load_workload(struct workload_run *r, const char *path)
 	return 0;
 }
 
+/* fingerprint.json: what "compare" checks before it compares two runs. */
+static void write_fingerprint(const struct fingerprint *fp, const char *results)
+{
+	struct json_object *o = fingerprint_to_json(fp);
+	char path[PATH_MAX];
+
+	if (!path_join(path, sizeof(path), results, "fingerprint.json"))
+		json_object_to_file_ext(path, o, JSON_C_TO_STRING_PRETTY |
+					JSON_C_TO_STRING_NOSLASHESCAPE);
+	json_object_put(o);
+	ktap_diag("machine class %s; kernel %s; preempt %s, HZ %d; rt-app %s",
+		  fp->class_name, fp->kernel_release, fp->preempt, fp->hz,
+		  fp->rtapp);
+}
+
 int battery_run(const struct battery_opts *o, char *const names[], int n)
 {
 	const char *skip = global_skip_reason();
 	int i, total, lock = -1, bad_input = 0, rc;
 	char results[PATH_MAX];
+	struct fingerprint fp;
 	char **paths;
 
 	total = select_paths(o, names, n, &paths);
@@ -328,16 +516,20 @@ int battery_run(const struct battery_opts *o, char *const names[], int n)
 	if (!skip) {
 		capture_sweep_stale();
 		lock = take_lock();
-		if (make_results_dir(o, results, sizeof(results))) {
+		if (cleanup_interrupted()) {
+			skip = "interrupted while waiting for the lock";
+		} else if (make_results_dir(o, results, sizeof(results))) {
 			ktap_diag("cannot create a results directory: %s",
 				  strerror(errno));
 			skip = "no writable results directory";
 		} else {
 			ktap_diag("results: %s", results);
+			fingerprint_read(&fp, o->calibration);
+			write_fingerprint(&fp, results);
 		}
 	}
-	for (i = 0; i < total && !sw_interrupted; i++) {
-		struct workload_run r = { 0 };
+	for (i = 0; i < total && !cleanup_interrupted(); i++) {
+		struct workload_run r = { .fp = &fp };
 
 		if (!load_workload(&r, paths[i])) {
 			if (skip) {

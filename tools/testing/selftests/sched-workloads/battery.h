@@ -11,8 +11,11 @@
 struct battery_opts {
 	const char *workload_dir;
 	const char *results_root;	/* NULL: ./results, else /tmp */
+	const char *baseline_dir;	/* NULL: baselines/ by the binary */
 	long calibration;		/* ns per loop for run events */
 	size_t buffer_kb;		/* trace buffer per CPU */
+	int repetitions;		/* runs of each workload */
+	int record;			/* record baselines, do not compare */
 };
 
 /* Runs the named workloads (all when @n is 0); returns the exit code. */

@@ -222,7 +222,7 @@ int capture_save(struct capture *c, const char *path, struct sw_err *err)
 		if (errno != EINTR)
 			return sw_err_set(err, SW_EXIT_RUN_ERROR, "waitpid: %s",
 					  strerror(errno));
-		if (sw_interrupted)
+		if (cleanup_interrupted())
 			kill(pid, SIGTERM);
 	}
 	if (!WIFEXITED(status) || WEXITSTATUS(status))

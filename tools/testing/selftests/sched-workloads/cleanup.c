@@ -3,7 +3,7 @@
  * The cleanup stack and the signal handlers that make it run.
  *
  * Handlers only record the signal: libtracefs and stdio are not
- * async-signal-safe. The waits in the run poll sw_interrupted, unwind
+ * async-signal-safe. The waits in the run poll cleanup_interrupted(), unwind
  * through their normal error paths and end in cleanup_all(), which also
  * runs from atexit() for early exits.
  */
@@ -13,10 +13,12 @@
 #include <sys/wait.h>
 
 #include "cleanup.h"
+#include "util.h"
 
 #define MAX_CLEANUPS 16
 
-volatile sig_atomic_t sw_interrupted;
+/* Lock-free atomics are async-signal-safe; volatile is not needed. */
+static int interrupted;
 
 static struct {
 	void (*fn)(void *arg);
@@ -25,9 +27,14 @@ static struct {
 static int depth;
 static pid_t child_pgid;
 
+int cleanup_interrupted(void)
+{
+	return __atomic_load_n(&interrupted, __ATOMIC_SEQ_CST);
+}
+
 static void on_signal(int sig)
 {
-	sw_interrupted = sig;
+	__atomic_store_n(&interrupted, sig, __ATOMIC_SEQ_CST);
 	/* A second Ctrl-C should not leave rt-app behind either. */
 	if (child_pgid > 0)
 		kill(-child_pgid, SIGKILL);
@@ -74,10 +81,10 @@ void cleanup_all(void)
 		depth--;
 		stack[depth].fn(stack[depth].arg);
 	}
-	if (sw_interrupted) {
-		int sig = sw_interrupted;
+	if (cleanup_interrupted()) {
+		int sig = cleanup_interrupted();
 
-		sw_interrupted = 0;
+		__atomic_store_n(&interrupted, 0, __ATOMIC_SEQ_CST);
 		signal(sig, SIG_DFL);
 		raise(sig);
 	}
@@ -98,7 +105,7 @@ void cleanup_install_handlers(void)
 	sa.sa_handler = on_signal;
 	sigemptyset(&sa.sa_mask);
 	/* No SA_RESTART: a signal must interrupt the waits. */
-	for (i = 0; i < sizeof(sigs) / sizeof(sigs[0]); i++)
+	for (i = 0; i < ARRAY_SIZE(sigs); i++)
 		sigaction(sigs[i], &sa, NULL);
 	atexit(cleanup_atexit);
 }

@@ -10,8 +10,8 @@
 #include <signal.h>
 #include <sys/types.h>
 
-/* Set by the signal handler; long waits poll it and unwind. */
-extern volatile sig_atomic_t sw_interrupted;
+/* The signal that asked us to stop, or 0; long waits poll it and unwind. */
+int cleanup_interrupted(void);
 
 void cleanup_install_handlers(void);
 /* The process group of the running rt-app, killed on any exit. */

@@ -6,10 +6,11 @@
 #ifndef SW_KTAP_H
 #define SW_KTAP_H
 
+#include "util.h"
 #include "verdict.h"
 
 void ktap_begin(unsigned int nr_workloads);
-void ktap_diag(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+__printf(1, 2) void ktap_diag(const char *fmt, ...);
 /* The checks of one workload, as a nested KTAP block. */
 void ktap_subtests(const struct verdict_results *res);
 void ktap_result(const char *name, enum verdict_status st, const char *reason);

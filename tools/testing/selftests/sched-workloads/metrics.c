@@ -9,6 +9,7 @@
 #include <json-c/json.h>
 
 #include "metrics.h"
+#include "util.h"
 
 static const struct {
 	const struct metric_def *defs;
@@ -18,7 +19,7 @@ static const struct {
 	{ trace_metric_defs, &trace_metric_count },
 };
 
-#define N_TABLES (sizeof(metric_tables) / sizeof(metric_tables[0]))
+#define N_TABLES ARRAY_SIZE(metric_tables)
 
 void metric_for_each(void (*fn)(const struct metric_def *def, void *arg),
 		     void *arg)

@@ -103,14 +103,14 @@ static int attr_from_task(struct policy_probe *p, const char *task,
 	return 0;
 }
 
-/* 0 when the kernel admits the attributes, else the errno it gave. */
+/* 0 when the kernel admits the attributes, else -errno. */
 static int try_policy(const struct sw_sched_attr *a)
 {
 	int status;
 	pid_t pid = fork();
 
 	if (pid < 0)
-		return errno;
+		return -errno;
 	if (!pid) {
 		struct sw_sched_attr attr = *a;
 
@@ -119,8 +119,8 @@ static int try_policy(const struct sw_sched_attr *a)
 		_exit(0);
 	}
 	if (waitpid(pid, &status, 0) < 0 || !WIFEXITED(status))
-		return ECHILD;
-	return WEXITSTATUS(status);
+		return -ECHILD;
+	return -WEXITSTATUS(status);
 }
 
 static int probe_task(const char *task, struct json_object *t, void *arg)
@@ -138,7 +138,7 @@ static int probe_task(const char *task, struct json_object *t, void *arg)
 	if (!e)
 		return 0;
 	snprintf(p->reason, p->len, "kernel refuses %s for task %s: %s",
-		 name, task, strerror(e));
+		 name, task, strerror(-e));
 	return 1;
 }
 
@@ -155,7 +155,7 @@ static int walk_policies(const struct workload *w, char *reason, size_t len,
 	if (json_object_object_get_ex(w->root, "global", &global) &&
 	    json_object_object_get_ex(global, "default_policy", &v))
 		p.default_policy = json_object_get_string(v);
-	return workload_for_each_task(w, probe_task, &p);
+	return workload_walk_tasks(w, probe_task, &p);
 }
 
 int probe_policies(const struct workload *w, char *reason, size_t len,

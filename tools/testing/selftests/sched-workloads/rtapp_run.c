@@ -99,15 +99,15 @@ int rtapp_run(const char *rtapp, const char *json, const char *outlog,
 			return sw_err_set(err, SW_EXIT_RUN_ERROR, "waitpid: %s",
 					  strerror(errno));
 		}
-		if (sw_interrupted || now_mono_ns() > deadline) {
-			ex->timed_out = !sw_interrupted;
+		if (cleanup_interrupted() || now_mono_ns() > deadline) {
+			ex->timed_out = !cleanup_interrupted();
 			kill_group(pid);
 			cleanup_set_child(0);
 			ex->wall_s = (now_mono_ns() - t0) / 1e9;
-			if (sw_interrupted)
+			if (cleanup_interrupted())
 				return sw_err_set(err, SW_EXIT_RUN_ERROR,
 						  "interrupted by signal %d",
-						  (int)sw_interrupted);
+						  cleanup_interrupted());
 			return sw_err_set(err, SW_EXIT_RUN_ERROR,
 					  "rt-app still running after %.0f s: killed",
 					  timeout_s);

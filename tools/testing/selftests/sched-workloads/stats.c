@@ -3,7 +3,9 @@
  * Sample series and their statistics.
  */
 #include <math.h>
+#include <stdint.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "stats.h"
 
@@ -104,4 +106,271 @@ double series_stat(struct series *s, enum series_stat stat)
 	default:
 		return NAN;
 	}
+}
+
+/*
+ * Statistics over repetitions (one value per run).
+ *
+ * stats_median() is the symmetric median, not series_percentile(s, 50):
+ * with an even number of runs the nearest-rank p50 is the lower of the
+ * two middle values, so a set of repetitions would be summarised by its
+ * lower half and two sets compared through a value biased down. The mean
+ * of the middle pair treats both halves alike.
+ */
+
+/* The usual repetition counts are copied to the stack, not allocated. */
+#define STATS_STACK_N 64
+
+struct scratch {
+	double stack[STATS_STACK_N];
+	double *v;
+};
+
+static double *scratch_get(struct scratch *sc, size_t n)
+{
+	if (n <= STATS_STACK_N)
+		sc->v = sc->stack;
+	else if (n > SIZE_MAX / sizeof(*sc->v))
+		sc->v = NULL;
+	else
+		sc->v = malloc(n * sizeof(*sc->v));
+	return sc->v;
+}
+
+static void scratch_put(struct scratch *sc)
+{
+	if (sc->v != sc->stack)
+		free(sc->v);
+}
+
+/* A NAN sample has no rank: callers get NAN rather than a made-up order. */
+static int any_nan(const double *v, size_t n)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		if (isnan(v[i]))
+			return 1;
+	return 0;
+}
+
+/* Sorts v in place; halves before adding so huge values cannot overflow. */
+static double median_sort(double *v, size_t n)
+{
+	qsort(v, n, sizeof(*v), cmp_double);
+	if (n % 2)
+		return v[n / 2];
+	return v[n / 2 - 1] / 2 + v[n / 2] / 2;
+}
+
+double stats_median(const double *v, size_t n)
+{
+	struct scratch sc;
+	double *buf, m;
+
+	if (!n || any_nan(v, n))
+		return NAN;
+	buf = scratch_get(&sc, n);
+	if (!buf)
+		return NAN;
+	memcpy(buf, v, n * sizeof(*buf));
+	m = median_sort(buf, n);
+	scratch_put(&sc);
+	return m;
+}
+
+/*
+ * Raw MAD: the 1.4826 that makes it estimate a normal sigma is left out,
+ * because run-to-run values here are not normal (some are bimodal) and
+ * the MAD is compared with other MADs or medians of the same metric.
+ */
+double stats_mad(const double *v, size_t n)
+{
+	struct scratch sc;
+	double *buf, med, mad;
+	size_t i;
+
+	if (!n || any_nan(v, n))
+		return NAN;
+	buf = scratch_get(&sc, n);
+	if (!buf)
+		return NAN;
+	memcpy(buf, v, n * sizeof(*buf));
+	med = median_sort(buf, n);
+	for (i = 0; i < n; i++)
+		buf[i] = fabs(v[i] - med);
+	mad = median_sort(buf, n);
+	scratch_put(&sc);
+	return mad;
+}
+
+/*
+ * Mann-Whitney U on the pooled sample a + b (element i < na is a[i], the
+ * rest b[i - na]). Tied values get their mid-rank, doubled so that it
+ * stays an integer: 2 * (number below) + (number equal, itself included)
+ * + 1. Ranks are counted pairwise, O(N^2), so nothing is allocated.
+ */
+static double pooled(const double *a, size_t na, const double *b, size_t i)
+{
+	return i < na ? a[i] : b[i - na];
+}
+
+static void count_rank(double x, const double *v, size_t n,
+		       size_t *below, size_t *equal)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++) {
+		*below += v[i] < x;
+		*equal += v[i] == x;
+	}
+}
+
+static size_t rank2(double x, const double *a, size_t na,
+		    const double *b, size_t nb, size_t *equal)
+{
+	size_t below = 0;
+
+	*equal = 0;
+	count_rank(x, a, na, &below, equal);
+	count_rank(x, b, nb, &below, equal);
+	return 2 * below + *equal + 1;
+}
+
+/*
+ * Exact p-value: the share of the C(N, nb) ways to pick nb of the pooled
+ * values whose doubled rank sum is at least (dir > 0) or at most (dir < 0)
+ * the observed one, counted by dynamic programming. With ties this is the
+ * exact permutation distribution of the mid-rank sum (the ties as
+ * observed are kept in every permutation), so no tie correction is needed;
+ * without ties it is the textbook distribution of U, since U_b = R_b -
+ * nb (nb + 1) / 2. ways[k][s] = subsets of k of the values seen so far
+ * with doubled rank sum s; the largest count, C(20, 10) = 184756, fits an
+ * unsigned int.
+ */
+#define MWU_SUM2_MAX (STATS_MWU_EXACT_MAX * (STATS_MWU_EXACT_MAX + 1))
+
+static double mwu_exact(const double *a, size_t na, const double *b,
+			size_t nb, size_t obs2, int dir)
+{
+	unsigned int ways[STATS_MWU_EXACT_MAX + 1][MWU_SUM2_MAX + 1];
+	size_t n = na + nb, i, k, s, r, eq, top;
+	double hit = 0, all = 0;
+
+	memset(ways, 0, sizeof(ways));
+	ways[0][0] = 1;
+	for (i = 0; i < n; i++) {
+		r = rank2(pooled(a, na, b, i), a, na, b, nb, &eq);
+		/* Downwards in k so that each value is picked at most once. */
+		top = i < nb - 1 ? i : nb - 1;
+		for (k = top + 1; k-- > 0;)
+			for (s = 0; s + r <= MWU_SUM2_MAX; s++)
+				ways[k + 1][s + r] += ways[k][s];
+	}
+	for (s = 0; s <= MWU_SUM2_MAX; s++) {
+		all += ways[nb][s];
+		if (dir > 0 ? s >= obs2 : s <= obs2)
+			hit += ways[nb][s];
+	}
+	return hit / all;
+}
+
+/*
+ * Normal approximation: U has mean na nb / 2 and, with ties, variance
+ * na nb / 12 * (N + 1 - sum(t^3 - t) / (N (N - 1))) over the tie groups
+ * of size t. The continuity correction moves U half a step towards the
+ * mean. With every value tied there is no evidence either way: p = 1.
+ */
+static double mwu_normal(double u, size_t na, size_t nb, double ties,
+			 int dir)
+{
+	double n = (double)(na + nb), nab = (double)na * (double)nb;
+	double var = nab / 12 * (n + 1 - ties / (n * (n - 1)));
+	double z;
+
+	if (var <= 0)
+		return 1;
+	if (dir > 0) {
+		z = (u - nab / 2 - 0.5) / sqrt(var);
+		return 0.5 * erfc(z / sqrt(2.0));
+	}
+	z = (u - nab / 2 + 0.5) / sqrt(var);
+	return 0.5 * erfc(-z / sqrt(2.0));
+}
+
+static double mwu_p(const double *a, size_t na, const double *b, size_t nb,
+		    int dir)
+{
+	size_t i, eq, sum2 = 0;
+	double ties = 0;
+
+	if (!na || !nb || any_nan(a, na) || any_nan(b, nb))
+		return NAN;
+	for (i = 0; i < na + nb; i++) {
+		size_t r = rank2(pooled(a, na, b, i), a, na, b, nb, &eq);
+
+		/* Each member of a tie group of t adds t^2 - 1: t^3 - t. */
+		ties += (double)eq * (double)eq - 1;
+		if (i >= na)
+			sum2 += r;
+	}
+	if (na + nb <= STATS_MWU_EXACT_MAX)
+		return mwu_exact(a, na, b, nb, sum2, dir);
+	/* U_b = R_b - nb (nb + 1) / 2, from the doubled rank sum. */
+	return mwu_normal(((double)sum2 - (double)nb * (double)(nb + 1)) / 2,
+			  na, nb, ties, dir);
+}
+
+double stats_mwu_p_greater(const double *a, size_t na,
+			   const double *b, size_t nb)
+{
+	return mwu_p(a, na, b, nb, 1);
+}
+
+double stats_mwu_p_less(const double *a, size_t na,
+			const double *b, size_t nb)
+{
+	return mwu_p(a, na, b, nb, -1);
+}
+
+static double vmin(const double *v, size_t n)
+{
+	double m = v[0];
+	size_t i;
+
+	for (i = 1; i < n; i++)
+		if (v[i] < m)
+			m = v[i];
+	return m;
+}
+
+static double vmax(const double *v, size_t n)
+{
+	double m = v[0];
+	size_t i;
+
+	for (i = 1; i < n; i++)
+		if (v[i] > m)
+			m = v[i];
+	return m;
+}
+
+/*
+ * LKP trims outliers before it checks that the ranges separate. We run
+ * <= 5 repetitions a side, where dropping one run throws away 20% or more
+ * of the evidence and can itself create a separation, so nothing is
+ * trimmed: one deviant run keeps the ranges overlapping, which errs
+ * towards "not regressed". How many samples a side are enough (LKP: 3)
+ * is the caller's rule.
+ */
+int stats_ranges_separate(const double *a, size_t na,
+			  const double *b, size_t nb, int dir)
+{
+	if (!na || !nb || any_nan(a, na) || any_nan(b, nb))
+		return 0;
+	if (dir > 0)
+		return vmin(b, nb) > vmax(a, na);
+	if (dir < 0)
+		return vmax(b, nb) < vmin(a, na);
+	return 0;
 }

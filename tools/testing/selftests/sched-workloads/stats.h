@@ -39,4 +39,38 @@ void series_free(struct series *s);
 double series_stat(struct series *s, enum series_stat stat);
 double series_percentile(struct series *s, double p);
 
+/*
+ * Statistics for comparing repetitions of a run (a few values a side, one
+ * per run) against a baseline. None of them modifies its input. Each
+ * gives NAN (stats_ranges_separate(): 0) when a side is empty or holds a
+ * NAN: there is nothing to judge then.
+ */
+
+/* The usual median: mean of the two middle values when n is even. */
+double stats_median(const double *v, size_t n);
+/* Median of |v[i] - median|, raw (not scaled by 1.4826). */
+double stats_mad(const double *v, size_t n);
+
+/*
+ * One-sided Mann-Whitney U test. stats_mwu_p_greater() is the p-value for
+ * "b is stochastically greater than a", stats_mwu_p_less() for "less".
+ * Exact (with ties: exact permutation distribution of the mid-rank sum)
+ * when na + nb <= STATS_MWU_EXACT_MAX, else the normal approximation with
+ * continuity and tie correction. Costs O((na + nb)^2): meant for tens of
+ * repetitions, not for the samples of one run.
+ */
+#define STATS_MWU_EXACT_MAX 20
+double stats_mwu_p_greater(const double *a, size_t na,
+			   const double *b, size_t nb);
+double stats_mwu_p_less(const double *a, size_t na,
+			const double *b, size_t nb);
+
+/*
+ * LKP's range rule: 1 when every value of b lies beyond every value of a
+ * in direction dir (+1: greater, -1: less), strictly; else 0. Nothing is
+ * trimmed (see stats.c).
+ */
+int stats_ranges_separate(const double *a, size_t na,
+			  const double *b, size_t nb, int dir);
+
 #endif /* SW_STATS_H */

@@ -1,10 +1,437 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Metrics measured on the trace (filled in by the trace analyzer work).
+ * Metrics measured on the trace, and how a trace_report becomes metric
+ * entities.
+ *
+ * Conventions. Times are microseconds (double). Every interval is clipped
+ * to the measured window: [start_ns, end_ns] of trace_opts, where 0 means
+ * the first / last event of the trace; counts only include events inside
+ * the window. A state is known from the first event that shows it: a task
+ * alive before the trace starts counts from its first sched_switch (or the
+ * first event taken while it ran), a CPU from its first event of any kind
+ * (its common_pid says what runs there). NAN (json null) = not measurable.
+ *
+ * Task states, rebuilt from sched_switch / sched_waking / sched_wakeup /
+ * sched_wakeup_new / sched_migrate_task / sched_process_exit:
+ *   running    between sched_switch in and sched_switch out;
+ *   runnable   from sched_waking (or sched_wakeup / sched_wakeup_new when no
+ *              sched_waking was recorded), or from a switch out with
+ *              (prev_state & 0xff) == 0 (preempted), to the next switch in;
+ *   sleeping   after a switch out with any other prev_state.
+ * A wakeup of a task that is still running or already runnable is ignored
+ * (it never left the CPU), so no latency spans a period it was on the CPU.
+ * After sched_process_exit, the task's last switch out ends it; a pid seen
+ * again afterwards (or in a sched_wakeup_new) is a new task, reported as a
+ * separate entity ("comm:pid", "comm:pid#2" if both names are the same).
+ *
+ * Unrecorded switches. A trace can miss a sched_switch: lost events, and
+ * tasks whose events in their own (process) context never reach the ring
+ * buffer. On the 2-CPU 6.18 VM this was written on, the idle task of CPU 1
+ * records no sched_switch out of idle and no power:cpu_idle, although its
+ * interrupt-context events ("<idle>-0 [001] sched_waking") and every
+ * switch into idle are there; a host agent thread on CPU 0 likewise never
+ * records its switch out. So every record is checked against the books:
+ * its common_pid is what runs on its CPU at its timestamp (in interrupt
+ * context too: common_pid is the interrupted task). When it differs from
+ * the task believed current there (the idle task included), the switch
+ * is inferred at that timestamp; a sched_switch whose prev_pid differs
+ * from the believed current infers a switch to prev_pid first. Inferred:
+ *   - the task believed current leaves the CPU without a switch out: it is
+ *     neither running nor runnable (state unknown, no voluntary or
+ *     involuntary switch counted) until its next event, or is gone if it
+ *     had exited;
+ *   - common_pid 0 infers a switch to idle: the idle task is current, so
+ *     the believed task is not running; how and when it left is unknown;
+ *   - a task believed running on another CPU has left that CPU unseen:
+ *     that CPU's state is unknown (neither busy nor idle) until its next
+ *     event, like a CPU before its first event;
+ *   - the switch time lies between the wakeup and the inferring event (on
+ *     this VM often milliseconds apart), so an inferred switch in gives
+ *     no wakeup_lat sample: it is counted in wakeup_lat.unobserved;
+ *   - states change at the inferring event, except for one estimate: when
+ *     the CPU was believed idle and the task waited queued on that CPU
+ *     (sched_waking / sched_wakeup target_cpu, or sched_migrate_task
+ *     dest_cpu, or preempted there), the switch most likely came right
+ *     after the later of (a) the event that queued it there and (b) the
+ *     last sign of idle on that CPU (switch to idle or record with
+ *     common_pid 0): an idle CPU with a queued task reschedules at once,
+ *     and nothing else ran there in between (it would have left a record
+ *     or the idle task would have). That interval moves from
+ *     runnable_wait to cpu_time (cpu_time.estimated) and from cpu.idle to
+ *     cpu.busy, a PI wait ends at its start; wc.*, rt.* and cpu.overloaded
+ *     keep the state believed at the time (the task waiting on an idle
+ *     CPU). No estimate after lost events or on a CPU's first event.
+ *
+ * Per task (SRC_TRACE_TASK, entity "comm:pid", last comm seen):
+ *   wakeup_lat.*          sched_waking -> sched_switch in, one sample per
+ *                         wakeup that ended in the window with a recorded
+ *                         switch in; p50/p90/p99/p999 are nearest-rank
+ *                         (stats.h); NAN w/o samples
+ *   wakeup_lat.unobserved wakeups that ended in the window with an
+ *                         inferred switch in: latency unknown, no sample
+ *   runnable_wait.total   time runnable but not running (wakeup latency
+ *                         plus every wait after preemption)
+ *   runnable_wait.max     longest single runnable stretch
+ *   cpu_time              time running
+ *   cpu_time.estimated    part of cpu_time from the estimate above
+ *   cpu_time.top_share    share of cpu_time on the CPU it used most
+ *   cpu_time.top_cpu      that CPU's number
+ *   cpus_used             CPUs it ran on at all
+ *   switches.voluntary    switches out while not runnable (slept, blocked)
+ *   switches.involuntary  switches out while runnable (preempted)
+ *   switches.inferred     switches in inferred in the window (above)
+ *   migrations            sched_migrate_task events with orig != dest
+ *   pi.boosts             sched_pi_setprio events that raised this task's
+ *                         priority (newprio < oldprio): it held a PI lock
+ *                         a higher-priority task waited for
+ *   pi.blocked_*          a "PI wait" of task W starts at the first
+ *                         sched_pi_setprio raising another task's priority
+ *                         taken in W's context (the kernel boosts the lock
+ *                         owner from the task that blocks on the lock) and
+ *                         ends when W is next switched in: _count episodes
+ *                         ended in the window, _total and _max their length
+ *                         (0 without episodes); a wait still open at the
+ *                         end of the window is not counted
+ *   rt.wait_while_lower   for a task that was RT (prio < 100) while
+ *                         runnable: runnable time during which some CPU of
+ *                         its affinity (trace_opts) was idle or ran a task
+ *                         of lower priority (greater prio). Includes its
+ *                         own CPU, so a wakeup onto an idle CPU counts its
+ *                         latency; placement trouble is the excess over
+ *                         wakeup_lat. NAN for non-RT tasks or unknown
+ *                         affinity.
+ *
+ * Per CPU (SRC_TRACE_CPU, "cpuN"), over the time the CPU's state is known:
+ *   cpu.busy, cpu.idle    time running a task / the idle task (pid 0)
+ *   cpu.busy_share        busy / (busy + idle)
+ *   cpu.overloaded        time with more than one runnable task on it
+ *                         (the running one plus >= 1 waiting, or >= 2
+ *                         waiting)
+ *   ipi.received          ipi_send_cpu to it + ipi_send_cpumask naming it
+ *   freq.time_to_max      power:cpu_frequency: from window start to the
+ *                         first event in the window reaching the highest
+ *                         frequency seen on this CPU (0 if it was already
+ *                         there); NAN without cpu_frequency events (VMs)
+ *
+ * System (SRC_TRACE_SYSTEM, "system"):
+ *   wc.idle_while_waiting time during which some CPU is idle while a task
+ *                         allowed on it waits runnable on a CPU that runs
+ *                         another task (Lozi et al.'s work conservation).
+ *                         Allowed = the first trace_opts.aff glob matching
+ *                         the comm, else every CPU if affinity_all (except
+ *                         per-CPU kthreads, comm "name/<digit>..."), else
+ *                         the task is left out. NAN with no affinity info.
+ *   wc.share              wc.idle_while_waiting / window length
+ *   wc.longest            longest unbroken such stretch
+ *   rt.wait_while_lower_total  sum of the tasks' rt.wait_while_lower
+ *   ipi.total             IPIs received by all CPUs
+ *   freq.time_to_max_worst  largest freq.time_to_max of the CPUs
+ *   system.lost_events    events the ring buffer dropped: the larger of the
+ *                         records' missed_events sum and the overruns and
+ *                         drops in the file's per-CPU stats (a loss without
+ *                         a count counts 1); metrics near a loss are
+ *                         unreliable and the caller should say so
+ *   trace.window          length of the measured window
+ *   trace.events          events read in it (and before it)
+ *   trace.inferred_switches  switches inferred in the window, to a task or
+ *                         to idle; many on a CPU mean its idle task (or
+ *                         some task) leaves no events of its own
+ *
+ * An empty trace (no events) analyses fine: no tasks, NAN CPU and system
+ * metrics, and trace_report_note() says why. A trace with events but no
+ * sched_switch was recorded without the sched events: trace_analyze()
+ * refuses it (SW_EXIT_BAD_TRACE) rather than report zeros.
  */
-#include "metrics.h"
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "trace_internal.h"
+
+enum {
+	T_WAIT_TOTAL, T_WAIT_MAX, T_CPU, T_TOP_SHARE, T_TOP_CPU, T_NCPUS,
+	T_VOL, T_INVOL, T_MIGR, T_PI_BOOSTS, T_PI_COUNT, T_PI_TOTAL, T_PI_MAX,
+	T_RT_LOWER, T_UNOBSERVED, T_EST, T_INFERRED,
+	C_BUSY, C_IDLE, C_BUSY_SHARE, C_OVER, C_IPI, C_FREQ,
+	S_WC, S_WC_SHARE, S_WC_LONGEST, S_RT_LOWER, S_IPI, S_FREQ, S_LOST,
+	S_WINDOW, S_EVENTS, S_INFERRED,
+};
+
+static double us(uint64_t ns)
+{
+	return ns / 1e3;
+}
+
+static double task_lat(const void *e, const struct metric_def *d)
+{
+	/* sorting the samples in place leaves every statistic unchanged */
+	struct series *s = (struct series *)&((const struct ta_task *)e)->wakeup_lat;
+
+	return series_stat(s, d->arg);
+}
+
+static double task_val(const void *e, const struct metric_def *d)
+{
+	const struct ta_task *t = e;
+	const struct trace_report *r = t->report;
+	uint64_t top = 0;
+	int c, top_cpu = -1, n = 0;
+
+	for (c = 0; c < r->ncpus; c++) {
+		n += t->cpu_ns_on[c] > 0;
+		if (t->cpu_ns_on[c] > top) {
+			top = t->cpu_ns_on[c];
+			top_cpu = c;
+		}
+	}
+	switch (d->arg) {
+	case T_WAIT_TOTAL:
+		return us(t->wait_ns);
+	case T_WAIT_MAX:
+		return us(t->wait_max_ns);
+	case T_CPU:
+		return us(t->cpu_ns);
+	case T_TOP_SHARE:
+		return t->cpu_ns ? (double)top / t->cpu_ns : NAN;
+	case T_TOP_CPU:
+		return top_cpu >= 0 ? top_cpu : NAN;
+	case T_NCPUS:
+		return n;
+	case T_VOL:
+		return t->vol;
+	case T_INVOL:
+		return t->invol;
+	case T_MIGR:
+		return t->migrations;
+	case T_PI_BOOSTS:
+		return t->pi_boosts;
+	case T_PI_COUNT:
+		return t->pi_blocks;
+	case T_PI_TOTAL:
+		return us(t->pi_blocked_ns);
+	case T_PI_MAX:
+		return us(t->pi_blocked_max_ns);
+	case T_RT_LOWER:
+		return t->was_rt && r->aff_known ? us(t->rt_lower_ns) : NAN;
+	case T_UNOBSERVED:
+		return t->lat_unobserved;
+	case T_EST:
+		return us(t->est_ns);
+	case T_INFERRED:
+		return t->inferred;
+	}
+	return NAN;
+}
+
+static double cpu_val(const void *e, const struct metric_def *d)
+{
+	const struct ta_cpu *c = e;
+	uint64_t known = c->busy_ns + c->idle_ns;
+
+	if (d->arg == C_IPI)
+		return c->ipi;
+	if (d->arg == C_FREQ)
+		return c->freq_to_max_us;
+	if (!known)
+		return NAN;
+	switch (d->arg) {
+	case C_BUSY:
+		return us(c->busy_ns);
+	case C_IDLE:
+		return us(c->idle_ns);
+	case C_BUSY_SHARE:
+		return (double)c->busy_ns / known;
+	case C_OVER:
+		return us(c->over_ns);
+	}
+	return NAN;
+}
+
+static uint64_t window_ns(const struct trace_report *r)
+{
+	uint64_t start = r->ws > r->first_ts ? r->ws : r->first_ts;
+
+	return r->nevents && r->end_ts > start ? r->end_ts - start : 0;
+}
+
+static double sys_val(const void *e, const struct metric_def *d)
+{
+	const struct trace_report *r = e;
+	uint64_t win = window_ns(r);
+	double worst = NAN;
+	int c;
+
+	switch (d->arg) {
+	case S_LOST:
+		return trace_report_lost_events(r);
+	case S_EVENTS:
+		return r->nevents;
+	case S_IPI:
+		return r->ipi_total;
+	case S_INFERRED:
+		return r->inferred;
+	}
+	if (!win)
+		return NAN;
+	switch (d->arg) {
+	case S_WC:
+		return r->aff_known ? us(r->wc_ns) : NAN;
+	case S_WC_SHARE:
+		return r->aff_known ? (double)r->wc_ns / win : NAN;
+	case S_WC_LONGEST:
+		return r->aff_known ? us(r->wc_longest) : NAN;
+	case S_RT_LOWER:
+		return r->aff_known ? us(r->rt_lower_ns) : NAN;
+	case S_FREQ:
+		for (c = 0; c < r->ncpus; c++)
+			if (!isnan(r->cpu[c].freq_to_max_us) &&
+			    !(worst >= r->cpu[c].freq_to_max_us))
+				worst = r->cpu[c].freq_to_max_us;
+		return worst;
+	case S_WINDOW:
+		return us(win);
+	}
+	return NAN;
+}
+
+#define ROW(n, u, src, fn, a, h) { .name = n, .unit = u, .source = src, \
+	.extract = fn, .arg = a, .help = h }
+#define LAT(n, st, h) ROW("wakeup_lat." n, n[0] == 'c' ? "count" : "us", \
+	SRC_TRACE_TASK, task_lat, st, h)
+#define TASK(n, u, a, h) ROW(n, u, SRC_TRACE_TASK, task_val, a, h)
+#define CPU(n, u, a, h) ROW(n, u, SRC_TRACE_CPU, cpu_val, a, h)
+#define SYS(n, u, a, h) ROW(n, u, SRC_TRACE_SYSTEM, sys_val, a, h)
+#define NO_CPUFREQ "no power:cpu_frequency events (no cpufreq driver?)"
 
 const struct metric_def trace_metric_defs[] = {
-	{ NULL },
+	LAT("p50", STAT_P50, "median sched_waking -> switch-in latency"),
+	LAT("p90", STAT_P90, "90th percentile wakeup latency"),
+	LAT("p99", STAT_P99, "99th percentile wakeup latency"),
+	LAT("p999", STAT_P999, "99.9th percentile wakeup latency"),
+	LAT("max", STAT_MAX, "longest wakeup latency"),
+	LAT("count", STAT_COUNT, "wakeups that ended in the window"),
+	TASK("wakeup_lat.unobserved", "count", T_UNOBSERVED,
+	     "wakeups ended by an inferred switch in: latency unknown"),
+	TASK("runnable_wait.total", "us", T_WAIT_TOTAL,
+	     "time runnable but not running (wakeups and preemptions)"),
+	TASK("runnable_wait.max", "us", T_WAIT_MAX,
+	     "longest single runnable-not-running stretch"),
+	TASK("cpu_time", "us", T_CPU, "time running"),
+	TASK("cpu_time.estimated", "us", T_EST,
+	     "part of cpu_time estimated after an unrecorded switch in"),
+	TASK("cpu_time.top_share", "share", T_TOP_SHARE,
+	     "share of cpu_time on the most used CPU"),
+	TASK("cpu_time.top_cpu", "cpu", T_TOP_CPU, "the most used CPU"),
+	TASK("cpus_used", "count", T_NCPUS, "CPUs the task ran on"),
+	TASK("switches.voluntary", "count", T_VOL,
+	     "switches out while sleeping or blocked"),
+	TASK("switches.involuntary", "count", T_INVOL,
+	     "switches out while runnable (preempted)"),
+	TASK("switches.inferred", "count", T_INFERRED,
+	     "switches in deduced from its events, not recorded"),
+	TASK("migrations", "count", T_MIGR, "sched_migrate_task events"),
+	TASK("pi.boosts", "count", T_PI_BOOSTS,
+	     "priority raised by a PI waiter"),
+	TASK("pi.blocked_count", "count", T_PI_COUNT,
+	     "PI waits: boosting a lock owner until switched in again"),
+	TASK("pi.blocked_total", "us", T_PI_TOTAL, "time in PI waits"),
+	TASK("pi.blocked_max", "us", T_PI_MAX, "longest PI wait"),
+	TASK("rt.wait_while_lower", "us", T_RT_LOWER,
+	     "RT task runnable while an allowed CPU idles or runs lower prio"),
+	CPU("cpu.busy", "us", C_BUSY, "time running a task"),
+	CPU("cpu.idle", "us", C_IDLE, "time running the idle task"),
+	CPU("cpu.busy_share", "share", C_BUSY_SHARE,
+	    "busy / (busy + idle) over the known time"),
+	CPU("cpu.overloaded", "us", C_OVER, "time with > 1 runnable task"),
+	CPU("ipi.received", "count", C_IPI, "IPIs sent to this CPU"),
+	{ .name = "freq.time_to_max", .unit = "us", .source = SRC_TRACE_CPU,
+	  .extract = cpu_val, .arg = C_FREQ, .unavailable = NO_CPUFREQ,
+	  .help = "window start to first cpu_frequency at the CPU's max" },
+	SYS("wc.idle_while_waiting", "us", S_WC,
+	    "a CPU idles while a task allowed on it waits elsewhere"),
+	SYS("wc.share", "share", S_WC_SHARE,
+	    "wc.idle_while_waiting / window"),
+	SYS("wc.longest", "us", S_WC_LONGEST,
+	    "longest work-conservation violation"),
+	SYS("rt.wait_while_lower_total", "us", S_RT_LOWER,
+	    "sum of the tasks' rt.wait_while_lower"),
+	SYS("ipi.total", "count", S_IPI, "IPIs received by all CPUs"),
+	{ .name = "freq.time_to_max_worst", .unit = "us",
+	  .source = SRC_TRACE_SYSTEM, .extract = sys_val, .arg = S_FREQ,
+	  .unavailable = NO_CPUFREQ, .help = "largest freq.time_to_max" },
+	SYS("system.lost_events", "count", S_LOST,
+	    "events dropped by the ring buffer"),
+	SYS("trace.window", "us", S_WINDOW, "length of the measured window"),
+	SYS("trace.events", "count", S_EVENTS, "events read"),
+	SYS("trace.inferred_switches", "count", S_INFERRED,
+	    "context switches deduced from the events, not recorded"),
 };
-const size_t trace_metric_count;
+
+const size_t trace_metric_count = ARRAY_SIZE(trace_metric_defs);
+
+static int task_selected(const struct ta_task *t, const struct trace_opts *o)
+{
+	size_t i;
+
+	if (!o || !o->task_globs)
+		return 1;
+	for (i = 0; i < o->ntask_globs; i++)
+		if (glob_match(o->task_globs[i], t->comm))
+			return 1;
+	return 0;
+}
+
+/*
+ * Entity names must not change from run to run (subtest names, baseline
+ * keys), so no pid is part of them: a task is its comm when no other
+ * selected task has that comm, else "comm#k", k counting namesakes in pid
+ * order (incarnations of a reused pid in the order they appeared). The
+ * pid is the entity's id.
+ */
+static void task_entity_name(const struct trace_report *r,
+			     const struct trace_opts *opts,
+			     const struct ta_task *t, char *buf, size_t len)
+{
+	const struct ta_task *p;
+	int rank = 1, total = 0, before = 1;
+
+	for (p = r->tasks; p; p = p->next) {
+		if (p == t)
+			before = 0;
+		if (strcmp(p->comm, t->comm) || !task_selected(p, opts))
+			continue;
+		total++;
+		if (p->pid < t->pid || (p->pid == t->pid && before && p != t))
+			rank++;
+	}
+	if (total == 1)
+		snprintf(buf, len, "%s", t->comm);
+	else
+		snprintf(buf, len, "%s#%d", t->comm, rank);
+}
+
+int trace_report_add_metrics(const struct trace_report *r,
+			     const struct trace_opts *opts,
+			     struct metric_set *set)
+{
+	const struct ta_task *t;
+	char name[64];
+	int c;
+
+	for (t = r->tasks; t; t = t->next) {
+		if (!task_selected(t, opts))
+			continue;
+		task_entity_name(r, opts, t, name, sizeof(name));
+		if (metric_set_add_entity(set, SRC_TRACE_TASK, t, name,
+					  t->comm, t->pid))
+			return -1;
+	}
+	for (c = 0; c < r->ncpus; c++) {
+		snprintf(name, sizeof(name), "cpu%d", c);
+		if (metric_set_add_entity(set, SRC_TRACE_CPU, &r->cpu[c], name,
+					  name, c))
+			return -1;
+	}
+	return metric_set_add_entity(set, SRC_TRACE_SYSTEM, r, "system",
+				     "system", -1);
+}

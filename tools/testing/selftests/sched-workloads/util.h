@@ -28,7 +28,13 @@ struct sw_err {
 	char msg[SW_ERR_LEN];
 };
 
-__attribute__((format(printf, 3, 4)))
+/* The kernel's __printf(), which userspace headers do not have. */
+#ifndef __printf
+#define __printf(fmt, args) __attribute__((				\
+	__format__(__printf__, fmt, args)))
+#endif
+
+__printf(3, 4)
 int sw_err_set(struct sw_err *err, int code, const char *fmt, ...);
 
 #ifndef ARRAY_SIZE

@@ -1,33 +1,45 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * The checks of a workload's verdict block, and their evaluation against
- * the metrics of a run.
+ * The checks of a workload's verdict block, and their evaluation.
  *
- *   "checks": [ { "metric": "wu_lat.p99", "task": "audio*", "max": 2000,
- *                 "why": "..." }, ... ]
+ *   "checks":   [ { "metric": "wu_lat.p90", "task": "audio*", "max": 2000,
+ *                   "why": "..." }, ... ]
+ *   "baseline": [ { "metric": "wu_lat.p50", "task": "audio", "better":
+ *                   "lower", "rel": 0.25, "abs": 20, "tail": false }, ... ]
  *
  * "task" is a glob matched against the rt-app task name (or the comm, for
- * trace metrics) and against the entity name ("audio-0", "audio:1234");
- * "cpu" a CPU number or "*"; "min"/"max" inclusive bounds.
+ * trace metrics) and against the entity name ("audio-0", "hog#2"); "cpu"
+ * a CPU number or "*". Absolute checks bound the median over the run's
+ * repetitions ("min"/"max", inclusive). Baseline checks compare the
+ * repetitions with the baseline's by the rule of compare.h: "better" says
+ * which way is good, "rel" (a fraction) and "abs" (in the metric's unit)
+ * the smallest change that matters, "tail" that the metric is a tail.
  */
 #ifndef SW_VERDICT_H
 #define SW_VERDICT_H
 
 #include <json-c/json.h>
+#include "compare.h"
 #include "metrics.h"
+#include "samples.h"
 #include "util.h"
 
+enum check_kind { CHECK_ABSOLUTE, CHECK_BASELINE };
+
 struct check {
+	enum check_kind kind;
 	const struct metric_def *def;
 	char selector[64];	/* glob on task/comm, or CPU number; "*" */
-	int has_min, has_max;
+	int has_min, has_max;	/* absolute */
 	double min, max;
+	struct compare_rule rule;	/* baseline */
 	char why[256];
 };
 
 struct verdict_block {
 	struct check *checks;
 	size_t n;
+	size_t n_baseline;
 };
 
 enum verdict_status { V_PASS, V_FAIL, V_SKIP, V_ERROR };
@@ -35,7 +47,9 @@ enum verdict_status { V_PASS, V_FAIL, V_SKIP, V_ERROR };
 struct verdict_result {
 	char name[160];		/* unique, space-free subtest name */
 	enum verdict_status status;
-	char diag[640];		/* metric, value, expectation, why */
+	enum check_kind kind;
+	enum change_kind change;	/* baseline checks */
+	char diag[1024];	/* metric, value, expectation, why */
 };
 
 struct verdict_results {
@@ -43,9 +57,19 @@ struct verdict_results {
 	size_t n;
 };
 
+/* What the checks are judged on. */
+struct verdict_input {
+	const char *prefix;		/* the workload: first part of names */
+	const struct sample_set *cur;	/* this run's repetitions */
+	const struct sample_set *base;	/* NULL: no baseline */
+	const char *no_base;		/* why not: baseline checks SKIP */
+	unsigned long long lost_events;	/* > 0: trace checks are errors */
+};
+
 /*
- * Parses block["checks"]. Unknown keys or metrics, missing bounds and
- * wrong types are SW_EXIT_BAD_WORKLOAD errors naming @file and the key.
+ * Parses block["checks"] and block["baseline"]. Unknown keys or metrics,
+ * missing bounds and wrong types are SW_EXIT_BAD_WORKLOAD errors naming
+ * @file and the key.
  */
 int verdict_parse(struct json_object *block, const char *file,
 		  struct verdict_block *vb, struct sw_err *err);
@@ -54,16 +78,16 @@ void verdict_block_free(struct verdict_block *vb);
 /*
  * One result per (check, matching entity). A check that matches nothing
  * fails; so does a value that could not be measured, unless the metric
- * says the system cannot measure it (then SKIP). @lost_events > 0 turns
- * trace checks into errors: the trace is incomplete.
+ * says the system cannot measure it (then SKIP).
  */
 int verdict_evaluate(const struct verdict_block *vb,
-		     const struct metric_set *set, const char *prefix,
-		     unsigned long long lost_events,
+		     const struct verdict_input *in,
 		     struct verdict_results *out);
 void verdict_results_free(struct verdict_results *res);
 /* The worst status of all results: FAIL/ERROR > PASS > SKIP. */
 enum verdict_status verdict_overall(const struct verdict_results *res);
+/* Baseline checks that found a regression. */
+size_t verdict_regressions(const struct verdict_results *res);
 int verdict_results_write_json(const struct verdict_results *res, FILE *f);
 
 #endif /* SW_VERDICT_H */

@@ -195,9 +195,7 @@ int workload_default_dir(char *buf, size_t len)
 	return path_join(buf, len, dir, "workloads");
 }
 
-int workload_for_each_task(const struct workload *w,
-			   int (*fn)(const char *task, struct json_object *t,
-				     void *arg),
+int workload_walk_tasks(const struct workload *w, workload_task_fn fn,
 			   void *arg)
 {
 	struct json_object *tasks;

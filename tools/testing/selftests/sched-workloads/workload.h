@@ -30,10 +30,11 @@ void workload_list_free(char **paths, int n);
 /* The default workloads/ directory, next to the binary. */
 int workload_default_dir(char *buf, size_t len);
 
-/* Every task policy, for the prerequisite probe: calls fn per task. */
-int workload_for_each_task(const struct workload *w,
-			   int (*fn)(const char *task, struct json_object *t,
-				     void *arg),
+/* Called per task of the workload; non-zero stops the walk. */
+typedef int (*workload_task_fn)(const char *task, struct json_object *t,
+				void *arg);
+
+int workload_walk_tasks(const struct workload *w, workload_task_fn fn,
 			   void *arg);
 
 #endif /* SW_WORKLOAD_H */

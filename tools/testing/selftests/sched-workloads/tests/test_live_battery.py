@@ -10,8 +10,8 @@ import subprocess
 import time
 import unittest
 
-from swtest import (BINARY, CHILD_ENV, EXIT_PASS, EXIT_SKIP, fixture, ktap_results,
-                    live_lock, load_json, sw, tracing_instances)
+from swtest import (BINARY, CHILD_ENV, EXIT_PASS, EXIT_SKIP, fixture,
+                    ktap_results, live_lock, load_json, sw, tracing_instances)
 
 IS_ROOT = os.geteuid() == 0
 RESULTS = "/tmp/sched-workloads-live-tests"
@@ -61,7 +61,7 @@ class TestStarterBattery(unittest.TestCase):
         self.assertIsNotNone(root)
         for w in ("periodic-light", "periodic-among-hogs"):
             d = os.path.join(root, w)
-            for f in ("workload.json", "run.json", "rt-app.out",
+            for f in (w + ".json", "run.json", "rt-app.out",
                       "trace.dat", "metrics.json", "verdicts.json"):
                 self.assertTrue(os.path.isfile(os.path.join(d, f)),
                                 "%s/%s" % (d, f))

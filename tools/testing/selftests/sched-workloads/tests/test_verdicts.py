@@ -95,7 +95,7 @@ class TestMalformedWorkloads(unittest.TestCase):
         "bound-not-number.json": "checks[0].max: not a number",
         "no-selector.json": 'checks[0]: metric "passes" needs "task"',
         "cpu-on-task-metric.json": "checks[0].cpu:",
-        "no-checks.json": "checks: missing, empty",
+        "no-checks.json": "checks: missing or empty",
         "bad-scale.json": "scale.tasks.t.instance: expected",
         "no-block.json": '"sched-workloads": missing',
         "no-description.json": "description\": missing",

@@ -1,0 +1,120 @@
+# SPDX-License-Identifier: GPL-2.0
+#
+# sched-workloads: the two commands.
+#
+#   make run    install what the battery needs, build it, run it against
+#               the running kernel (root): KTAP verdicts, results/ directory
+#   make test   install what the tests need, build with -Werror, style
+#               gate, then the collection's tests
+#
+# Also: harness, build, build-asan, style, clean.
+#
+#   KSRC=<kernel tree>   take the kselftest harness and checkpatch from it
+#                        instead of Debian's linux-source package
+#   O=<dir>              build out of tree, into <dir>/kselftest/sched-workloads
+#                        (as kselftest's own O= does)
+#   RUN_ARGS=...         passed to "sched-workloads run" (make run)
+#   WERROR=1             warnings are errors (make build)
+
+SW_DIR := tools/testing/selftests/sched-workloads
+SW_SCRIPTS := scripts/sched-workloads
+
+ifeq ($(O),)
+SW_OUT := $(CURDIR)/$(SW_DIR)
+SW_RUN_W :=
+else
+SW_OUT := $(abspath $(O))/kselftest/sched-workloads
+# kselftest copies workloads/ next to the binary only at run_tests/install.
+SW_RUN_W := -w $(CURDIR)/$(SW_DIR)/workloads
+endif
+SW_BIN := $(SW_OUT)/sched-workloads
+ASAN_OUT := $(CURDIR)/build/asan/sched-workloads
+ASAN_FLAGS := -fsanitize=address,undefined -fno-omit-frame-pointer
+
+# checkpatch: from KSRC, else from the harness cache of ksft-harness.sh.
+SW_HARNESS_CACHE ?= $(or $(XDG_CACHE_HOME),$(HOME)/.cache)/sched-workloads/harness
+ifneq ($(KSRC),)
+CHECKPATCH ?= $(KSRC)/scripts/checkpatch.pl
+else
+CHECKPATCH ?= $(lastword $(sort $(wildcard $(SW_HARNESS_CACHE)/linux-source-*/scripts/checkpatch.pl)))
+endif
+
+# Extra checkpatch options, e.g. --ignore TYPE,TYPE
+CHECKPATCH_FLAGS ?=
+RUN_ARGS ?=
+WERROR ?=
+# The kselftest lib.mk defaults OUTPUT only at MAKELEVEL 0: always pass it.
+SW_MAKE = $(MAKE) --no-print-directory -C $(SW_DIR) OUTPUT=$(SW_OUT)
+
+SW_DOC := Documentation/dev-tools/sched-workloads.rst
+
+.PHONY: run test harness build build-asan style clean deps-run deps-test \
+	metrics-doc
+
+run:
+	$(SW_SCRIPTS)/deps.sh run
+	@$(MAKE) --no-print-directory build
+	@rc=0; $(SW_BIN) run $(SW_RUN_W) $(RUN_ARGS) || rc=$$?; \
+	if [ $$rc -ne 0 ]; then \
+		echo "make run: sched-workloads exited $$rc (see sched-workloads --help)" >&2; \
+	fi; exit $$rc
+
+test:
+	$(SW_SCRIPTS)/deps.sh test
+	@$(MAKE) --no-print-directory build WERROR=1
+	@$(MAKE) --no-print-directory style
+	SW_BINARY=$(SW_BIN) python3 $(SW_DIR)/tests/run_tests.py
+
+deps-run deps-test:
+	$(SW_SCRIPTS)/deps.sh $(@:deps-%=%)
+
+harness:
+	KSRC="$(KSRC)" $(SW_SCRIPTS)/ksft-harness.sh
+
+build: harness
+	@mkdir -p $(SW_OUT)
+	$(SW_MAKE) WERROR=$(WERROR)
+
+# The same sources under ASan and UBSan, apart from the normal build: point
+# the tests at it with SW_BINARY=build/asan/sched-workloads/sched-workloads.
+build-asan: harness
+	@mkdir -p $(ASAN_OUT)
+	@echo '*' > build/.gitignore
+	$(MAKE) --no-print-directory -C $(SW_DIR) OUTPUT=$(ASAN_OUT) WERROR=1 \
+		USERCFLAGS="$(ASAN_FLAGS)" USERLDFLAGS="$(ASAN_FLAGS)"
+	@ln -sfn $(CURDIR)/$(SW_DIR)/workloads $(ASAN_OUT)/workloads
+
+style:
+	@test -n "$(CHECKPATCH)" && test -f "$(CHECKPATCH)" || { \
+		echo "style: no checkpatch.pl: run 'make harness' (or set KSRC= or CHECKPATCH=)" >&2; \
+		exit 1; }
+	@echo "  CHECKPATCH $(SW_DIR)"
+	@out=$$(find $(SW_DIR) -name '*.[ch]' | sort | \
+		xargs perl $(CHECKPATCH) --no-tree -f --terse --show-types $(CHECKPATCH_FLAGS) 2>&1); rc=$$?; \
+	bad=$$(echo "$$out" | grep -E ': (ERROR|WARNING):'); \
+	if [ -n "$$bad" ] || [ $$rc -ne 0 ]; then \
+		echo "$$out" >&2; echo "style: checkpatch is not clean" >&2; exit 1; \
+	fi
+	@echo "  SHELLCHECK"
+	@find $(SW_SCRIPTS) $(SW_DIR) -name '*.sh' | sort | xargs shellcheck .ci/run
+	@echo "  FLAKE8"
+	@find $(SW_SCRIPTS) $(SW_DIR) .ci -name '*.py' -not -path '*/results/*' | sort | \
+		xargs -r flake8
+
+# The metric list in the documentation: the output of "sched-workloads
+# metrics" between the ".. metrics-begin" and ".. metrics-end" lines.
+metrics-doc: build
+	$(SW_BIN) metrics | awk ' \
+		FNR == NR { m[n++] = $$0; next } \
+		/^\.\. metrics-end/ { skip = 0 } \
+		skip { next } \
+		{ print } \
+		/^\.\. metrics-begin/ { \
+			print ""; print "::"; print ""; \
+			for (i = 0; i < n; i++) print "  " m[i]; \
+			print ""; skip = 1 }' - $(SW_DOC) > $(SW_DOC).tmp
+	mv $(SW_DOC).tmp $(SW_DOC)
+
+clean:
+	rm -f $(SW_BIN)
+	rm -rf build

@@ -1,0 +1,76 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
+#
+# deps.sh run|test: the Debian packages a profile needs.
+#
+#   run   build the collection and run the battery (make run)
+#   test  run's, plus what the test command needs (make test)
+#
+# As root, installs the missing ones with apt-get and says which. Else
+# prints what is missing and the command that installs it, and exits 1.
+# A kernel tree given as KSRC= replaces the linux-source package (it is
+# where the kselftest harness and checkpatch come from).
+#
+# tracefs is not mounted here: the tool mounts it itself (libtracefs does
+# when /sys/kernel/tracing is not mounted yet), and must, since kselftest
+# runs it without this script.
+set -eu
+
+usage() {
+	echo "usage: $0 run|test" >&2
+	exit 2
+}
+
+[ $# -eq 1 ] || usage
+
+run_pkgs="gcc libc6-dev make pkg-config libjson-c-dev libtracefs-dev"
+run_pkgs="$run_pkgs libtracecmd-dev libtraceevent-dev rt-app trace-cmd"
+run_pkgs="$run_pkgs rsync xz-utils perl"
+# The kselftest harness (and checkpatch) come from this one's tarball.
+if [ -z "${KSRC:-}" ]; then
+	run_pkgs="$run_pkgs ${SW_LINUX_SOURCE_PKG:-linux-source-6.1}"
+fi
+
+case $1 in
+run)	pkgs=$run_pkgs ;;
+test)	pkgs="$run_pkgs python3 shellcheck flake8" ;;
+*)	usage ;;
+esac
+
+if ! command -v dpkg-query >/dev/null 2>&1; then
+	echo "deps: not a Debian system; make sure these (or their" \
+		"equivalents) are installed:" >&2
+	echo "  $pkgs" >&2
+	exit 0
+fi
+
+installed() {
+	case $(dpkg-query -W -f='${Status}' "$1" 2>/dev/null) in
+	*" ok installed") return 0 ;;
+	*) return 1 ;;
+	esac
+}
+
+missing=
+for p in $pkgs; do
+	installed "$p" || missing="$missing $p"
+done
+missing=${missing# }
+
+if [ -z "$missing" ]; then
+	echo "deps: $1: all installed"
+	exit 0
+fi
+
+if [ "$(id -u)" -ne 0 ]; then
+	echo "deps: $1: missing packages: $missing" >&2
+	echo "deps: install them as root with:" >&2
+	echo "  apt-get install --no-install-recommends $missing" >&2
+	exit 1
+fi
+
+echo "deps: $1: installing: $missing"
+export DEBIAN_FRONTEND=noninteractive
+apt-get update
+# shellcheck disable=SC2086 # one package per word
+apt-get install -y --no-install-recommends $missing </dev/null

@@ -1,0 +1,105 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * stats_check: run one of the repetition statistics of stats.h on numbers
+ * given as arguments and print the result. For tests/test_stats.py and
+ * for by-hand use.
+ *
+ *   stats_check median V...
+ *   stats_check mad V...
+ *   stats_check mwu-greater A... -- B...
+ *   stats_check mwu-less A... -- B...
+ *   stats_check separate A... -- B... DIR
+ *
+ * Prints a number with %.17g (separate: 1 or 0); exits 2 on bad usage.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "../stats.h"
+
+#define EXIT_USAGE 2
+
+static int usage(void)
+{
+	fputs("stats_check median|mad V... | mwu-greater|mwu-less A... -- B... | separate A... -- B... DIR\n",
+	      stderr);
+	return EXIT_USAGE;
+}
+
+/* Parses args up to "--" or the end; returns how many it took, or -1. */
+static int parse(char **args, int n, double *out, int *taken)
+{
+	int i;
+
+	for (i = 0; i < n && strcmp(args[i], "--"); i++) {
+		char *end;
+
+		out[i] = strtod(args[i], &end);
+		if (end == args[i] || *end)
+			return -1;
+	}
+	*taken = i;
+	return i;
+}
+
+static int run(const char *cmd, char **args, int n, double *a, double *b)
+{
+	int na, nb, used;
+	long dir;
+	char *end;
+
+	if (parse(args, n, a, &used) < 0)
+		return usage();
+	na = used;
+	if (!strcmp(cmd, "median") || !strcmp(cmd, "mad")) {
+		if (na != n)
+			return usage();
+		printf("%.17g\n", !strcmp(cmd, "median") ?
+		       stats_median(a, na) : stats_mad(a, na));
+		return 0;
+	}
+	if (na == n)		/* no "--" */
+		return usage();
+	if (parse(args + na + 1, n - na - 1, b, &used) < 0 ||
+	    na + 1 + used != n)
+		return usage();
+	nb = used;
+	if (!strcmp(cmd, "mwu-greater")) {
+		printf("%.17g\n", stats_mwu_p_greater(a, na, b, nb));
+		return 0;
+	}
+	if (!strcmp(cmd, "mwu-less")) {
+		printf("%.17g\n", stats_mwu_p_less(a, na, b, nb));
+		return 0;
+	}
+	if (strcmp(cmd, "separate") || nb < 1)
+		return usage();
+	/* The last number after "--" is the direction, not a sample. */
+	nb--;
+	dir = strtol(args[n - 1], &end, 10);
+	if (*end || (dir != 1 && dir != -1))
+		return usage();
+	printf("%d\n", stats_ranges_separate(a, na, b, nb, (int)dir));
+	return 0;
+}
+
+int main(int argc, char **argv)
+{
+	double *a, *b;
+	int ret;
+
+	if (argc < 2)
+		return usage();
+	a = calloc(argc, sizeof(*a));
+	b = calloc(argc, sizeof(*b));
+	if (!a || !b) {
+		free(a);
+		free(b);
+		return 1;
+	}
+	ret = run(argv[1], argv + 2, argc - 2, a, b);
+	free(a);
+	free(b);
+	return ret;
+}

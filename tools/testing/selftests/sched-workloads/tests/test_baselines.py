@@ -1,0 +1,134 @@
+# SPDX-License-Identifier: GPL-2.0
+"""Baseline checks and the A/B comparison, on fixtures.
+
+Expected outcomes are worked out by hand from the rule in compare.h:
+a change counts when it exceeds max(rel * |A median|, abs) and is
+significant: one-sided Mann-Whitney p <= 0.05, or for a tail metric
+every B value beyond A's range.
+"""
+import unittest
+
+from swtest import (EXIT_BAD_WORKLOAD, EXIT_FAIL, EXIT_PASS, EXIT_USAGE,
+                    fixture, ktap_results, sw)
+
+
+class TestBaselineChecks(unittest.TestCase):
+    """logs/basic (one run) against baselines/basic.json (five)."""
+
+    @classmethod
+    def setUpClass(cls):
+        cls.r = sw("analyze", "--logs", fixture("logs", "basic"),
+                   "--workload", fixture("workloads", "vs-baseline.json"),
+                   "--baseline", fixture("baselines", "basic.json"))
+        cls.res = {name: (ok, d) for indent, ok, name, d
+                   in ktap_results(cls.r.stdout) if indent == 2}
+
+    def test_exit(self):
+        self.assertEqual(self.r.returncode, EXIT_FAIL, self.r.stdout)
+
+    def test_one_run_cannot_be_significant(self):
+        # wu_lat.p50 80 vs 40..44: +90%, beyond max(21, 10) us, but one
+        # value above five has p = 1/6: not a regression.
+        ok, _ = self.res["vs-baseline.audio-0.wu_lat.p50.vs-baseline"]
+        self.assertTrue(ok)
+        self.assertIn("p=0.167", self.r.stdout)
+
+    def test_tail_beyond_range_regresses(self):
+        # wu_lat.p90 1000 vs 200..240 (median 220): +780 us > max(110, 100)
+        ok, _ = self.res["vs-baseline.audio-0.wu_lat.p90.vs-baseline"]
+        self.assertFalse(ok)
+        self.assertIn("REGRESSION audio-0: wu_lat.p90 = 1000 us vs baseline "
+                      "220 (median of 5): +354.5%", self.r.stdout)
+        # slack.p50 6000 vs 6500..6900 (median 6700): -700 > 670 (10%)
+        ok, _ = self.res["vs-baseline.audio-0.slack.p50.vs-baseline"]
+        self.assertFalse(ok)
+
+    def test_improvement_passes(self):
+        # slack.min -500 vs -800..-550, higher is better
+        ok, _ = self.res["vs-baseline.audio-0.slack.min.vs-baseline"]
+        self.assertTrue(ok)
+        self.assertIn("improved audio-0: slack.min", self.r.stdout)
+
+    def test_metric_missing_from_baseline_skips(self):
+        ok, d = self.res["vs-baseline.hog-1.run_inflation.p50.vs-baseline"]
+        self.assertTrue(ok)
+        self.assertIn("SKIP", d)
+        self.assertIn("the baseline has no value for it", d)
+
+    def test_no_baseline_skips_baseline_checks(self):
+        r = sw("analyze", "--logs", fixture("logs", "basic"),
+               "--workload", fixture("workloads", "vs-baseline.json"))
+        self.assertEqual(r.returncode, EXIT_PASS, r.stdout)
+        skips = [d for indent, ok, name, d in ktap_results(r.stdout)
+                 if name.endswith(".vs-baseline")]
+        self.assertEqual(len(skips), 5)
+        for d in skips:
+            self.assertIn("SKIP no baseline given", d)
+
+
+class TestMalformedBaselineChecks(unittest.TestCase):
+    CASES = {
+        "baseline-no-better.json": "baseline[0].better: missing",
+        "baseline-bad-better.json": 'baseline[0].better: "smaller"',
+        "baseline-no-threshold.json":
+            'baseline[0]: neither "rel" nor "abs" > 0',
+        "baseline-unknown-key.json": "baseline[0].max: unknown key",
+        "baseline-tail-not-bool.json": "baseline[0].tail: true or false",
+    }
+
+    def test_check(self):
+        for name, msg in self.CASES.items():
+            with self.subTest(name=name):
+                r = sw("check", fixture("workloads", name))
+                self.assertEqual(r.returncode, EXIT_BAD_WORKLOAD, r.stderr)
+                self.assertIn(name, r.stderr)
+                self.assertIn(msg, r.stderr)
+
+
+def table(stdout):
+    rows = {}
+    for line in stdout.splitlines():
+        f = line.split()
+        if len(f) >= 8 and f[0] == "w":
+            rows[f[2]] = (float(f[3]), float(f[4]), f[5], f[7])
+    return rows
+
+
+class TestCompare(unittest.TestCase):
+    def test_regression_table_and_exit(self):
+        r = sw("compare", fixture("results", "a"), fixture("results", "b"))
+        self.assertEqual(r.returncode, EXIT_FAIL, r.stdout + r.stderr)
+        rows = table(r.stdout)
+        # 3 against 3, fully separated: p = 1/20 = 0.05; +90.9% > 50%.
+        self.assertEqual(rows["wu_lat.p50"], (11, 21, "+90.9%",
+                                              "regression"))
+        # Same separation, but no baseline rule: only "changed".
+        self.assertEqual(rows["slack.p50"], (101, 151, "+49.5%", "changed"))
+        self.assertEqual(rows["passes"][3], "same")
+        # A tail: 105..125 does not clear 100..120.
+        self.assertEqual(rows["wu_lat.max"][3], "same")
+        self.assertIn("1 regressions, 0 improvements, 1 other", r.stdout)
+
+    def test_same_run_passes(self):
+        r = sw("compare", fixture("results", "a"), fixture("results", "a"))
+        self.assertEqual(r.returncode, EXIT_PASS, r.stdout)
+        self.assertIn("0 regressions", r.stdout)
+
+    def test_refuses_other_machine_class(self):
+        r = sw("compare", fixture("results", "a"), fixture("results", "c"))
+        self.assertEqual(r.returncode, EXIT_USAGE)
+        self.assertIn('cpus_online differs: "2" vs "4"', r.stderr)
+        self.assertIn("--force", r.stderr)
+        r = sw("compare", "--force", fixture("results", "a"),
+               fixture("results", "c"))
+        self.assertEqual(r.returncode, EXIT_FAIL)
+        self.assertIn("# warning: different machine classes", r.stdout)
+
+    def test_not_a_results_directory(self):
+        r = sw("compare", fixture("results", "a"), fixture("logs", "basic"))
+        self.assertEqual(r.returncode, EXIT_USAGE)
+        self.assertIn("fingerprint.json", r.stderr)
+
+
+if __name__ == "__main__":
+    unittest.main()

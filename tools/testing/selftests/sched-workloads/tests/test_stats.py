@@ -1,0 +1,189 @@
+# SPDX-License-Identifier: GPL-2.0
+"""The repetition statistics of stats.c, on values worked out by hand.
+
+Builds tests/stats_check.c with stats.c under AddressSanitizer and UBSan
+(as test_trace_fixtures.py builds trace_check.c) and checks its output
+against the values derived in the comments, never against its own output.
+
+Mann-Whitney: U_b counts the pairs (a_i, b_j) with b_j > a_i, plus 1/2
+per tie; the one-sided "b greater" p-value is the share of the C(N, nb)
+ways to pick nb ranks of the pooled N whose rank sum is at least the
+observed one (U_b = R_b - nb (nb + 1) / 2). With ties the ranks are
+mid-ranks and the count is over the observed mid-ranks.
+"""
+import math
+import os
+import shutil
+import subprocess
+import tempfile
+import unittest
+
+from swtest import COLLECTION, EXIT_USAGE
+
+SOURCES = ["tests/stats_check.c", "stats.c"]
+SAN_ENV = {"ASAN_OPTIONS": "detect_leaks=1:allocator_may_return_null=1",
+           "UBSAN_OPTIONS": "halt_on_error=1:print_stacktrace=1"}
+
+
+def seq(lo, hi):
+    """lo..hi inclusive, as arguments."""
+    return [str(i) for i in range(lo, hi + 1)]
+
+
+class TestStats(unittest.TestCase):
+    @classmethod
+    def setUpClass(cls):
+        if not shutil.which("gcc"):
+            raise unittest.SkipTest("gcc missing")
+        cls.tmp = tempfile.mkdtemp(prefix="sw-stats-")
+        cls.bin = os.path.join(cls.tmp, "stats_check")
+        try:
+            subprocess.run(["gcc", "-g", "-O1", "-Wall", "-Wextra",
+                            "-Werror", "-D_GNU_SOURCE",
+                            "-fsanitize=address,undefined",
+                            "-fno-omit-frame-pointer", "-o", cls.bin] +
+                           SOURCES + ["-lm"], cwd=COLLECTION, check=True)
+        except BaseException:
+            shutil.rmtree(cls.tmp, ignore_errors=True)
+            raise
+        cls.env = dict(os.environ, **SAN_ENV)
+
+    @classmethod
+    def tearDownClass(cls):
+        shutil.rmtree(cls.tmp, ignore_errors=True)
+
+    def run_check(self, *args):
+        p = subprocess.run([self.bin] + [str(a) for a in args],
+                           capture_output=True, text=True, env=self.env,
+                           timeout=60)
+        for bad in ("ERROR: AddressSanitizer", "ERROR: LeakSanitizer",
+                    "runtime error"):
+            self.assertNotIn(bad, p.stderr, p.stderr)
+        return p
+
+    def value(self, *args):
+        p = self.run_check(*args)
+        self.assertEqual(p.returncode, 0, p.stderr)
+        return float(p.stdout)
+
+    def assertValue(self, want, *args):
+        got = self.value(*args)
+        self.assertTrue(abs(got - want) <= 1e-12 * max(1.0, abs(want)),
+                        "%s: got %r, want %r" % (" ".join(map(str, args)),
+                                                 got, want))
+
+    def test_median(self):
+        # odd: 1 2 3 -> the middle one
+        self.assertValue(2, "median", 1, 2, 3)
+        # even: 1 2 3 4 -> (2 + 3) / 2; nearest-rank p50 would give 2
+        self.assertValue(2.5, "median", 1, 2, 3, 4)
+        # unsorted: 9 1 7 3 -> sorted 1 3 7 9 -> (3 + 7) / 2
+        self.assertValue(5, "median", 9, 1, 7, 3)
+        # unsorted odd, negative: -1 5 -3 -> sorted -3 -1 5
+        self.assertValue(-1, "median", -1, 5, -3)
+        self.assertValue(42, "median", 42)
+        # more values than the on-stack buffer (64): 1..101 -> 51
+        self.assertValue(51, "median", *seq(1, 101))
+        self.assertTrue(math.isnan(self.value("median")))
+        self.assertTrue(math.isnan(self.value("median", 1, "nan")))
+
+    def test_mad(self):
+        # 1 2 3 4 100: median 3; |dev| 2 1 0 1 97 -> sorted 0 1 1 2 97 -> 1
+        self.assertValue(1, "mad", 1, 2, 3, 4, 100)
+        # 1 2 4 8: median 3; |dev| 2 1 1 5 -> sorted 1 1 2 5 -> 1.5
+        self.assertValue(1.5, "mad", 8, 1, 4, 2)
+        # all equal: every deviation is 0
+        self.assertValue(0, "mad", 5, 5, 5)
+        # 1..101: median 51, |dev| 0, 1,1, ..., 50,50 -> 51st sorted is 25
+        self.assertValue(25, "mad", *seq(1, 101))
+        self.assertTrue(math.isnan(self.value("mad")))
+
+    def test_mwu_exact_separated(self):
+        # 3 v 3, b above a: R_b = 4+5+6 = 15, the largest of the C(6,3)
+        # = 20 sums, reached by one subset: p = 1/20.
+        self.assertValue(0.05, "mwu-greater", 1, 2, 3, "--", 4, 5, 6)
+        # the other direction: every one of the 20 sums is <= 15
+        self.assertValue(1, "mwu-less", 1, 2, 3, "--", 4, 5, 6)
+        # b below a: mirror image, p_less = 1/20
+        self.assertValue(0.05, "mwu-less", 4, 5, 6, "--", 1, 2, 3)
+        # 5 v 5: one subset of C(10,5) = 252 has R_b = 6+...+10
+        self.assertValue(1 / 252, "mwu-greater", *(seq(1, 5) + ["--"] +
+                                                   seq(6, 10)))
+        # 10 v 10 (N = 20, the last exact size): 1/C(20,10) = 1/184756
+        self.assertValue(1 / 184756, "mwu-greater",
+                         *(seq(1, 10) + ["--"] + seq(11, 20)))
+
+    def test_mwu_exact_overlap(self):
+        # a = 1 2 5, b = 3 4 6: b's ranks 3 4 6, R_b = 13, U_b = 13 - 6 = 7
+        # (3 beats 1,2; 4 beats 1,2; 6 beats all three: 2+2+3 = 7).
+        # Subsets of {1..6} of size 3 with sum >= 13: 456 (15), 356 (14),
+        # 346 and 256 (13): 4 of 20 -> p = 0.2.
+        self.assertValue(0.2, "mwu-greater", 1, 2, 5, "--", 3, 4, 6)
+        # p_less = P(sum <= 13) = 1 - P(sum >= 14) = 1 - 2/20 = 0.9
+        self.assertValue(0.9, "mwu-less", 1, 2, 5, "--", 3, 4, 6)
+
+    def test_mwu_exact_tied(self):
+        # a = 1 2 3, b = 3 4 5: the two 3s share ranks 3 and 4 -> 3.5 each;
+        # pooled mid-ranks 1 2 3.5 3.5 5 6, R_b = 3.5+5+6 = 14.5 (U_b 8.5).
+        # Sums >= 14.5 among the 20 subsets of those six ranks: only
+        # {5, 6, 3.5} twice (one per 3.5); {5, 6, 2} = 13, {6, 3.5, 3.5}
+        # = 13, without 6 at most 12 -> p = 2/20 = 0.1 (0.05 untied).
+        self.assertValue(0.1, "mwu-greater", 1, 2, 3, "--", 3, 4, 5)
+        # 14.5 is the largest sum: every subset is <= it -> p_less = 1
+        self.assertValue(1, "mwu-less", 1, 2, 3, "--", 3, 4, 5)
+        # all tied: every subset has the same sum -> no evidence, p = 1
+        self.assertValue(1, "mwu-greater", 7, 7, "--", 7, 7)
+
+    def test_mwu_normal(self):
+        # 15 v 15 (N = 30 > 20: normal approximation), b = 16..30 above
+        # a = 1..15: U = 225, mean 225/2 = 112.5, var = 15*15*31/12 =
+        # 581.25 (no ties), z = (225 - 112.5 - 0.5) / sqrt(581.25)
+        # = 112 / 24.1091 = 4.64554; p = erfc(z / sqrt 2) / 2 = 1.6959e-6.
+        sep = seq(1, 15) + ["--"] + seq(16, 30)
+        p = self.value("mwu-greater", *sep)
+        self.assertLess(p, 1e-5)
+        self.assertAlmostEqual(p / 1.6959107e-6, 1, places=6)
+        self.assertValue(0.5 * math.erfc(112 / math.sqrt(581.25) /
+                                         math.sqrt(2)),
+                         "mwu-greater", *sep)
+        # identical samples 1..15 v 1..15: each value twice, U_b = sum over
+        # b = j of (j - 1) + 1/2 = 105 + 7.5 = 112.5 = the mean. 15 tie
+        # groups of 2: sum(t^3 - t) = 90; var = 225/12 * (31 - 90/870)
+        # = 579.3103; z = -0.5 / 24.0689 = -0.020774; p = 0.50829.
+        same = seq(1, 15) + ["--"] + seq(1, 15)
+        var = 225 / 12 * (31 - 90 / 870)
+        want = 0.5 * math.erfc(-0.5 / math.sqrt(var) / math.sqrt(2))
+        self.assertAlmostEqual(want, 0.50829, places=5)
+        for cmd in ("mwu-greater", "mwu-less"):
+            self.assertValue(want, cmd, *same)
+            self.assertGreaterEqual(self.value(cmd, *same), 0.5)
+        # fully separated the other way: p_less tiny, p_greater ~ 1
+        rev = seq(16, 30) + ["--"] + seq(1, 15)
+        self.assertLess(self.value("mwu-less", *rev), 1e-5)
+        self.assertGreater(self.value("mwu-greater", *rev), 0.99999)
+        # all 30 tied: variance 0, no evidence
+        self.assertValue(1, "mwu-greater", *(["3"] * 15 + ["--"] +
+                                             ["3"] * 15))
+
+    def test_mwu_empty(self):
+        p = self.run_check("mwu-greater", "--", 1, 2)
+        self.assertEqual(p.returncode, 0, p.stderr)
+        self.assertTrue(math.isnan(float(p.stdout)))
+
+    def test_ranges_separate(self):
+        self.assertValue(1, "separate", 1, 2, 3, "--", 4, 5, 6, 1)
+        self.assertValue(0, "separate", 1, 2, 3, "--", 4, 5, 6, -1)
+        self.assertValue(1, "separate", 4, 5, 6, "--", 1, 2, 3, -1)
+        self.assertValue(0, "separate", 4, 5, 6, "--", 1, 2, 3, 1)
+        # touching is not separate: max(a) = min(b) = 3
+        self.assertValue(0, "separate", 1, 2, 3, "--", 3, 4, 5, 1)
+        # one deviant run keeps them overlapping: nothing is trimmed
+        self.assertValue(0, "separate", 1, 2, 3, 9, "--", 4, 5, 6, 1)
+        self.assertValue(0, "separate", 1, 2, 3, "--", 4, 0.5, 6, -1)
+        self.assertValue(0, "separate", 1, 2, 3, "--", 4, 0.5, 6, 1)
+
+    def test_usage(self):
+        for args in (["median", "x"], ["mwu-greater", 1, 2],
+                     ["separate", 1, "--", 2, 0], ["nosuch", 1]):
+            self.assertEqual(self.run_check(*args).returncode, EXIT_USAGE,
+                             args)

@@ -1,0 +1,264 @@
+# SPDX-License-Identifier: GPL-2.0
+"""The trace analyser on recorded fixtures and on broken files.
+
+Builds tests/trace_check.c with the analyser modules under AddressSanitizer
+and UBSan, runs it on the trace.dat fixtures in fixtures/trace/ (stored
+gzipped: each file is ~2 MB, mostly event formats) and compares with the
+values fixtures/trace/reference.py derived from `trace-cmd report` text.
+Then feeds it truncated, random, empty and text files: each must give
+exit 7 (bad trace) with a message naming the file, and no sanitizer report.
+"""
+import gzip
+import json
+import math
+import os
+import random
+import shutil
+import subprocess
+import tempfile
+import unittest
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+COLLECTION = os.path.dirname(HERE)
+FIX = os.path.join(HERE, "fixtures", "trace")
+SOURCES = ["tests/trace_check.c", "trace_analyze.c", "trace_sched.c",
+           "trace_metrics.c", "metrics.c", "rtapp_metrics.c", "stats.c",
+           "util.c"]
+EXIT_BAD_TRACE = 7
+SAN_ENV = {"ASAN_OPTIONS": "detect_leaks=1:allocator_may_return_null=1",
+           "UBSAN_OPTIONS": "halt_on_error=1:print_stacktrace=1"}
+
+
+def pkg(*args):
+    return subprocess.run(["pkg-config"] + list(args) +
+                          ["libtracecmd", "json-c"], capture_output=True,
+                          text=True, check=True).stdout.split()
+
+
+def close(a, b):
+    if a is None or b is None:
+        return a is None and b is None
+    if isinstance(a, float) and math.isnan(a):
+        return False
+    # the C side keeps ns, reference.py too: allow float noise only
+    return abs(a - b) <= 1e-6 * max(1.0, abs(b))
+
+
+class TraceFixtures(unittest.TestCase):
+    @classmethod
+    def setUpClass(cls):
+        try:
+            cflags, libs = pkg("--cflags"), pkg("--libs")
+        except (OSError, subprocess.CalledProcessError):
+            raise unittest.SkipTest("pkg-config libtracecmd json-c missing")
+        cls.tmp = tempfile.mkdtemp(prefix="sw-trace-")
+        try:
+            cls.setup_files(cflags, libs)
+        except BaseException:
+            shutil.rmtree(cls.tmp, ignore_errors=True)
+            raise
+
+    @classmethod
+    def setup_files(cls, cflags, libs):
+        cls.bin = os.path.join(cls.tmp, "trace_check")
+        cmd = (["gcc", "-g", "-O1", "-Wall", "-Wextra", "-Werror",
+                "-D_GNU_SOURCE", "-fsanitize=address,undefined",
+                "-fno-omit-frame-pointer", "-o", cls.bin] + cflags +
+               SOURCES + libs + ["-lm"])
+        subprocess.run(cmd, cwd=COLLECTION, check=True)
+        # libtraceevent 1.7 leaks a few bytes per parsed format: not ours
+        supp = os.path.join(cls.tmp, "lsan.supp")
+        with open(supp, "w") as f:
+            f.write("leak:libtraceevent.so\nleak:libtracecmd.so\n")
+        cls.env = dict(os.environ, **SAN_ENV)
+        cls.env["LSAN_OPTIONS"] = "suppressions=" + supp
+        cls.dats = {}
+        for gz in sorted(os.listdir(FIX)):
+            if gz.endswith(".dat.gz"):
+                dat = os.path.join(cls.tmp, gz[:-3])
+                with gzip.open(os.path.join(FIX, gz)) as src, \
+                        open(dat, "wb") as dst:
+                    shutil.copyfileobj(src, dst)
+                cls.dats[gz[:-7]] = dat
+
+    @classmethod
+    def tearDownClass(cls):
+        shutil.rmtree(cls.tmp, ignore_errors=True)
+
+    def check(self, *args):
+        p = subprocess.run([self.bin] + list(args), capture_output=True,
+                           text=True, env=self.env, timeout=120)
+        for bad in ("ERROR: AddressSanitizer", "ERROR: LeakSanitizer",
+                    "runtime error"):
+            self.assertNotIn(bad, p.stderr, p.stderr)
+        return p
+
+    def compare(self, name):
+        with open(os.path.join(FIX, name + ".expected.json")) as f:
+            variants = json.load(f)
+        for v in variants:
+            p = self.check(*(v["args"] + [self.dats[name]]))
+            self.assertEqual(p.returncode, 0, p.stderr)
+            got = json.loads(p.stdout)
+            for src, ents in v["metrics"].items():
+                for ent, metrics in ents.items():
+                    self.assertIn(ent, got.get(src, {}),
+                                  "%s %s: no entity %s" % (name, v["args"],
+                                                           ent))
+                    for m, want in metrics.items():
+                        have = got[src][ent].get(m)
+                        self.assertTrue(close(have, want),
+                                        "%s %s %s %s: got %r, reference %r"
+                                        % (name, " ".join(v["args"]), ent,
+                                           m, have, want))
+
+    def test_pinned(self):
+        self.compare("pinned")
+
+    def test_sleeper(self):
+        self.compare("sleeper")
+
+    def test_fifo(self):
+        self.compare("fifo")
+
+    def test_idle1(self):
+        self.compare("idle1")
+
+    def test_unrecorded_switches(self):
+        """idle1: CPU 1's idle task records no switch out (README)."""
+        p = self.check("-a", "-t", "sleeper1", self.dats["idle1"])
+        self.assertEqual(p.returncode, 0, p.stderr)
+        m = json.loads(p.stdout)
+        t = list(m["trace_tasks"].values())
+        self.assertEqual(len(t), 1)
+        t = t[0]
+        # 50 x 1 ms of CPU: the switches in are inferred, the time is not
+        # lost to runnable_wait as it was before they were
+        self.assertLess(abs(t["cpu_time"] - 50000), 10000)
+        self.assertLess(t["runnable_wait.total"], 5000)
+        self.assertEqual(t["cpu_time.top_cpu"], 1)
+        self.assertGreater(t["cpu_time.estimated"], 0)
+        self.assertLessEqual(t["cpu_time.estimated"], t["cpu_time"])
+        # every wakeup is a sample or counted unobserved, never both
+        self.assertGreaterEqual(t["wakeup_lat.count"] +
+                                t["wakeup_lat.unobserved"], 49)
+        self.assertGreater(t["wakeup_lat.unobserved"],
+                           t["wakeup_lat.count"])
+        self.assertGreaterEqual(t["switches.inferred"],
+                                t["wakeup_lat.unobserved"])
+        self.assertGreaterEqual(m["system"]["system"]
+                                ["trace.inferred_switches"],
+                                t["switches.inferred"])
+        self.assertGreater(m["cpus"]["cpu1"]["cpu.busy"], 40000)
+
+    def test_properties(self):
+        """Facts of the scenarios, independent of both implementations."""
+        def run(name, *args):
+            p = self.check(*(list(args) + [self.dats[name]]))
+            self.assertEqual(p.returncode, 0, p.stderr)
+            return json.loads(p.stdout)
+        m = run("pinned", "-A", "hog*=1", "-t", "hog*")
+        hogs = [v for k, v in m["trace_tasks"].items()]
+        self.assertEqual(len(hogs), 2)
+        for h in hogs:      # two 400 ms loops sharing one CPU: ~half each
+            self.assertEqual(h["cpu_time.top_cpu"], 1)
+            self.assertGreater(h["switches.involuntary"], 10)
+            self.assertGreater(h["runnable_wait.total"], 150000)
+        # pinned to CPU 1, CPU 0 idle: no work-conservation violation
+        self.assertEqual(m["system"]["system"]["wc.idle_while_waiting"], 0)
+        self.assertGreater(m["cpus"]["cpu1"]["cpu.overloaded"], 350000)
+        # without affinity information the property is unknown
+        m = run("pinned", "-t", "hog*")
+        self.assertIsNone(m["system"]["system"]["wc.share"])
+        self.assertIsNone(m["cpus"]["cpu0"]["freq.time_to_max"])
+
+        m = run("sleeper", "-a", "-t", "sleeper", "-t", "reuse*")
+        t = m["trace_tasks"]
+        sl = [v for k, v in t.items() if k == "sleeper"]
+        self.assertEqual(len(sl), 1)
+        self.assertGreaterEqual(sl[0]["wakeup_lat.count"], 99)
+        self.assertGreaterEqual(sl[0]["switches.voluntary"], 100)
+        self.assertIn("reuseA", t)
+        self.assertIn("reuseB", t)
+        self.assertEqual(t["reuseA"]["id"], t["reuseB"]["id"],
+                         "fixture should reuse one pid")
+
+        m = run("fifo", "-A", "*=0", "-t", "pi*", "-t", "rtper")
+        t = m["trace_tasks"]
+        low, high = t["pilow"], t["pihigh"]
+        self.assertGreaterEqual(low["pi.boosts"], 3)
+        self.assertGreaterEqual(high["pi.blocked_count"], 3)
+        self.assertGreater(high["pi.blocked_max"], 1000)
+        self.assertIsNotNone(high["rt.wait_while_lower"])
+
+    def test_empty_trace(self):
+        """Recorded with tracing off: analyses, nothing is known."""
+        p = self.check("-a", self.dats["empty"])
+        self.assertEqual(p.returncode, 0, p.stderr)
+        self.assertIn("empty trace", p.stderr)
+        m = json.loads(p.stdout)
+        self.assertNotIn("trace_tasks", m)
+        self.assertIsNone(m["system"]["system"]["wc.share"])
+        self.assertEqual(m["system"]["system"]["trace.events"], 0)
+
+    def test_no_sched_events(self):
+        """Only power:cpu_idle recorded (and CPU 1 has no data section)."""
+        p = self.check("-a", self.dats["nosched"])
+        self.assertEqual(p.returncode, EXIT_BAD_TRACE, p.stderr)
+        self.assertIn("no sched:sched_switch", p.stderr)
+        self.assertIn(self.dats["nosched"], p.stderr)
+
+    def test_lost_events(self):
+        """8 KB buffers: `trace-cmd report --stat` says CPU 0 overran 482."""
+        p = self.check("-a", "-t", "sleeper", self.dats["lost"])
+        self.assertEqual(p.returncode, 0, p.stderr)
+        m = json.loads(p.stdout)
+        self.assertEqual(m["system"]["system"]["system.lost_events"], 482)
+
+    def test_window_outside(self):
+        """A window after the trace: no events, NAN metrics, no crash."""
+        p = self.check("-a", "-s", str(2**62), self.dats["pinned"])
+        self.assertEqual(p.returncode, 0, p.stderr)
+        m = json.loads(p.stdout)
+        self.assertIsNone(m["cpus"]["cpu0"]["cpu.busy"])
+
+    def bad(self, path):
+        p = self.check(path)
+        self.assertEqual(p.returncode, EXIT_BAD_TRACE,
+                         "%s: rc %d %s" % (path, p.returncode, p.stderr))
+        self.assertIn(path, p.stderr)
+
+    def test_corrupt(self):
+        src = self.dats["sleeper"]
+        with open(src, "rb") as f:
+            data = f.read()
+        cases = {
+            "empty.dat": b"",
+            "text.dat": b"this is not a trace\n" * 50,
+            "random.dat": random.Random(1).randbytes(65536),
+            "magic-random.dat": data[:10] +
+            random.Random(2).randbytes(65536),
+            "flipped.dat": data[:5000] + bytes(b ^ 0xff for b in
+                                               data[5000:6000]) +
+            data[6000:],
+        }
+        for cut in (16, 200, 5000, 1000000, len(data) // 2 + 1,
+                    len(data) - 20000, len(data) - 300):
+            cases["cut-%d.dat" % cut] = data[:cut]
+        for name, blob in cases.items():
+            path = os.path.join(self.tmp, "bad-" + name)
+            with open(path, "wb") as f:
+                f.write(blob)
+            with self.subTest(name):
+                if name == "flipped.dat":
+                    # damage inside the formats may still parse: it must
+                    # only never crash
+                    p = self.check(path)
+                    self.assertIn(p.returncode, (0, EXIT_BAD_TRACE))
+                else:
+                    self.bad(path)
+        self.bad(os.path.join(self.tmp, "missing.dat"))
+
+
+if __name__ == "__main__":
+    unittest.main()

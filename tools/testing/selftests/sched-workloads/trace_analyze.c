@@ -1,0 +1,578 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Reads a trace.dat with libtracecmd in one time-ordered pass and feeds the
+ * scheduler state machine (trace_sched.c). This file owns the file: opening
+ * it, choosing the buffer, checking that it is whole, decoding fields with
+ * bounds checks (a foreign or damaged file must never crash us), and the
+ * lost-event accounting.
+ */
+#ifndef _GNU_SOURCE
+#define _GNU_SOURCE	/* strchrnul, off64_t */
+#endif
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/types.h>
+#include <unistd.h>
+
+#include "trace_internal.h"
+#include "trace_tracecmd.h"
+
+#define TRACE_MAGIC	"\027\010\104tracing"
+
+enum ta_kind {
+	EV_SWITCH,
+	EV_WAKING,
+	EV_WAKEUP,
+	EV_WAKEUP_NEW,
+	EV_MIGRATE,
+	EV_EXIT,
+	EV_PI,
+	EV_IPI_CPU,
+	EV_IPI_MASK,
+	EV_FREQ,
+	EV_NR,
+};
+
+#define MAX_FIELDS 8
+
+static const struct {
+	const char *sys, *name;
+	const char *fields[MAX_FIELDS];
+} ev_desc[EV_NR] = {
+	[EV_SWITCH] = { "sched", "sched_switch", { "prev_comm", "prev_pid",
+		"prev_prio", "prev_state", "next_comm", "next_pid",
+		"next_prio" } },
+	[EV_WAKING] = { "sched", "sched_waking",
+		{ "comm", "pid", "prio", "target_cpu" } },
+	[EV_WAKEUP] = { "sched", "sched_wakeup",
+		{ "comm", "pid", "prio", "target_cpu" } },
+	[EV_WAKEUP_NEW] = { "sched", "sched_wakeup_new",
+		{ "comm", "pid", "prio", "target_cpu" } },
+	[EV_MIGRATE] = { "sched", "sched_migrate_task",
+		{ "comm", "pid", "orig_cpu", "dest_cpu" } },
+	[EV_EXIT] = { "sched", "sched_process_exit", { "comm", "pid" } },
+	[EV_PI] = { "sched", "sched_pi_setprio",
+		{ "pid", "oldprio", "newprio" } },
+	[EV_IPI_CPU] = { "ipi", "ipi_send_cpu", { "cpu" } },
+	[EV_IPI_MASK] = { "ipi", "ipi_send_cpumask", { "cpumask" } },
+	[EV_FREQ] = { "power", "cpu_frequency", { "state", "cpu_id" } },
+};
+
+struct ta_event {
+	int id;			/* -1: not in this trace */
+	struct tep_format_field *f[MAX_FIELDS];
+};
+
+struct ta_ctx {
+	struct trace_report *r;
+	struct tep_handle *tep;
+	struct ta_event ev[EV_NR];
+	int long_size;
+};
+
+/* A field is usable only if the record really holds it. */
+static int fnum(const struct tep_record *rec, const struct tep_format_field *f,
+		long long *out)
+{
+	unsigned long long v;
+
+	if (!f || f->offset < 0 || f->size <= 0 || f->size > 8 ||
+	    f->offset + f->size > rec->size)
+		return -1;
+	if (tep_read_number_field((struct tep_format_field *)f, rec->data, &v))
+		return -1;
+	/* sign-extend the 4-byte pid/prio/cpu fields */
+	if (f->size == 4 && (f->flags & TEP_FIELD_IS_SIGNED))
+		*out = (int)v;
+	else
+		*out = (long long)v;
+	return 0;
+}
+
+/* Start and length of a string or __data_loc field, inside the record. */
+static const char *fraw(const struct tep_record *rec,
+			const struct tep_format_field *f, int *len)
+{
+	long long loc;
+	int off;
+
+	if (!f)
+		return NULL;
+	if (!(f->flags & TEP_FIELD_IS_DYNAMIC)) {
+		if (f->offset < 0 || f->size <= 0 ||
+		    f->offset + f->size > rec->size)
+			return NULL;
+		*len = f->size;
+		return (const char *)rec->data + f->offset;
+	}
+	if (fnum(rec, f, &loc))
+		return NULL;
+	off = loc & 0xffff;
+	*len = (loc >> 16) & 0xffff;
+	if (f->flags & TEP_FIELD_IS_RELATIVE)
+		off += f->offset + f->size;
+	if (off < 0 || off + *len > rec->size)
+		return NULL;
+	return (const char *)rec->data + off;
+}
+
+static void fcomm(const struct tep_record *rec,
+		  const struct tep_format_field *f, char *buf)
+{
+	const char *s;
+	int len = 0;
+
+	buf[0] = '\0';
+	s = fraw(rec, f, &len);
+	if (!s)
+		return;
+	if (len > TA_COMM_LEN - 1)
+		len = TA_COMM_LEN - 1;
+	memcpy(buf, s, len);
+	buf[len] = '\0';
+	buf[strnlen(buf, len)] = '\0';
+}
+
+static void on_ipi_mask(struct ta_ctx *x, const struct tep_record *rec,
+			uint64_t ts)
+{
+	const char *bits;
+	int len = 0, cpu, ls = x->long_size;
+
+	bits = fraw(rec, x->ev[EV_IPI_MASK].f[0], &len);
+	if (!bits)
+		return;
+	for (cpu = 0; cpu < x->r->ncpus && cpu / 8 < len; cpu++) {
+		int word = cpu / (8 * ls), bit = cpu % (8 * ls);
+		unsigned long long w;
+
+		if ((word + 1) * ls > len)
+			break;
+		w = tep_read_number(x->tep, bits + word * ls, ls);
+		if (w >> bit & 1)
+			ta_ipi(x->r, ts, cpu);
+	}
+}
+
+static void dispatch(struct ta_ctx *x, int kind, const struct tep_record *rec,
+		     int common_pid, uint64_t ts)
+{
+	struct trace_report *r = x->r;
+	struct tep_format_field **f = x->ev[kind].f;
+	char c1[TA_COMM_LEN], c2[TA_COMM_LEN];
+	long long v[MAX_FIELDS] = { 0 };
+	int i;
+
+	/* every numeric field must be there; strings are optional */
+	for (i = 0; i < MAX_FIELDS && ev_desc[kind].fields[i]; i++) {
+		if (f[i] && (f[i]->flags & (TEP_FIELD_IS_ARRAY |
+					    TEP_FIELD_IS_DYNAMIC)))
+			continue;
+		if (fnum(rec, f[i], &v[i]))
+			return;
+	}
+	switch (kind) {
+	case EV_SWITCH:
+		r->nswitch++;
+		fcomm(rec, f[0], c1);
+		fcomm(rec, f[4], c2);
+		ta_switch(r, rec->cpu, ts, v[1], c1, v[2], v[3], v[5], c2,
+			  v[6]);
+		break;
+	case EV_WAKING:
+	case EV_WAKEUP:
+	case EV_WAKEUP_NEW:
+		fcomm(rec, f[0], c1);
+		if (kind == EV_WAKING)
+			ta_waking(r, ts, v[1], c1, v[2], v[3], 0);
+		else
+			ta_wakeup(r, ts, v[1], c1, v[2], v[3],
+				  kind == EV_WAKEUP_NEW);
+		break;
+	case EV_MIGRATE:
+		fcomm(rec, f[0], c1);
+		ta_migrate(r, ts, v[1], c1, v[2], v[3]);
+		break;
+	case EV_EXIT:
+		fcomm(rec, f[0], c1);
+		ta_exit(r, ts, v[1], c1);
+		break;
+	case EV_PI:
+		ta_pi_setprio(r, ts, common_pid, v[0], v[1], v[2]);
+		break;
+	case EV_IPI_CPU:
+		ta_ipi(r, ts, v[0]);
+		break;
+	case EV_IPI_MASK:
+		on_ipi_mask(x, rec, ts);
+		break;
+	case EV_FREQ:
+		ta_freq(r, ts, v[1], v[0]);
+		break;
+	}
+}
+
+static int on_record(struct tracecmd_input *h, struct tep_record *rec,
+		     int cpu, void *data)
+{
+	struct ta_ctx *x = data;
+	struct trace_report *r = x->r;
+	uint64_t ts = rec->ts;
+	int kind, id, pid;
+
+	(void)h;
+	if (r->we && ts > r->we) {
+		r->stopped = 1;
+		return -1;	/* 1.3.1 stops only on a negative return */
+	}
+	if (rec->size < 8 || cpu < 0 || cpu >= r->ncpus)
+		return 0;
+	/* clocks may step back a little between CPUs: never go back */
+	if (ts < r->last_ts)
+		ts = r->last_ts;
+	if (!r->nevents++)
+		r->first_ts = ts;
+	r->last_ts = ts;
+
+	pid = tep_data_pid(x->tep, rec);
+	ta_advance(r, ts);
+	if (rec->missed_events) {
+		if (rec->missed_events > 0)
+			r->lost_rec += rec->missed_events;
+		else
+			r->lost_unknown = 1;
+		ta_cpu_lost(r, cpu, pid, ts);
+	}
+	ta_cpu_seen(r, cpu, pid, ts);
+	/* the record's own task runs here: a switch may have gone unrecorded */
+	ta_cpu_observe(r, cpu, pid, ts);
+
+	id = tep_data_type(x->tep, rec);
+	for (kind = 0; kind < EV_NR; kind++)
+		if (x->ev[kind].id == id)
+			break;
+	if (kind < EV_NR)
+		dispatch(x, kind, rec, pid, ts);
+	ta_reevaluate(r, ts);
+	return r->failed ? -1 : 0;
+}
+
+static void find_events(struct ta_ctx *x)
+{
+	int k, i;
+
+	for (k = 0; k < EV_NR; k++) {
+		struct tep_event *e = tep_find_event_by_name(x->tep,
+				ev_desc[k].sys, ev_desc[k].name);
+
+		x->ev[k].id = e ? e->id : -1;
+		for (i = 0; e && i < MAX_FIELDS && ev_desc[k].fields[i]; i++)
+			x->ev[k].f[i] = tep_find_field(e, ev_desc[k].fields[i]);
+	}
+}
+
+/* Sums the overruns and drops the kernel reported for @buffer's CPUs. */
+static uint64_t stats_lost(const char *stats, const char *buffer)
+{
+	const char *p = stats, *end;
+	uint64_t lost = 0;
+	int in = !buffer;
+
+	if (!p)
+		return 0;
+	for (; *p; p = *end ? end + 1 : end) {
+		unsigned long long v;
+
+		end = strchrnul(p, '\n');
+		if (!strncmp(p, "Buffer: ", 8)) {
+			in = buffer && (size_t)(end - p - 8) == strlen(buffer) &&
+			     !strncmp(p + 8, buffer, end - p - 8);
+			continue;
+		}
+		if (!in)
+			continue;
+		if (sscanf(p, "overrun: %llu", &v) == 1 ||
+		    sscanf(p, "commit overrun: %llu", &v) == 1 ||
+		    sscanf(p, "dropped events: %llu", &v) == 1)
+			lost += v;
+	}
+	return lost;
+}
+
+static int has_data(struct tracecmd_input *h)
+{
+	int cpu, n = tracecmd_cpus(h);
+
+	for (cpu = 0; cpu < n; cpu++) {
+		struct tep_record *rec;
+
+		/* a CPU without events has no section: reading it crashes */
+		if (tracecmd_get_cpu_file_size(h, cpu) <= 0)
+			continue;
+		rec = tracecmd_read_cpu_first(h, cpu);
+		if (rec) {
+			tracecmd_free_record(rec);
+			return 1;
+		}
+	}
+	return 0;
+}
+
+/*
+ * The top-level buffer, or a named instance, or (when the top level is
+ * empty, as with `trace-cmd extract -B`) the first instance with data.
+ */
+static struct tracecmd_input *pick_buffer(struct tracecmd_input *top,
+					  const char *want, const char **name,
+					  const char *path, struct sw_err *err)
+{
+	int i, n = tracecmd_buffer_instances(top);
+	struct tracecmd_input *h;
+
+	*name = NULL;
+	if (!want && (has_data(top) || !n))
+		return top;
+	for (i = 0; i < n; i++) {
+		const char *bn = tracecmd_buffer_instance_name(top, i);
+
+		if (want && (!bn || strcmp(bn, want)))
+			continue;
+		h = tracecmd_buffer_instance_handle(top, i);
+		if (!h)
+			continue;
+		if (want || has_data(h)) {
+			*name = bn;
+			return h;
+		}
+		tracecmd_close(h);
+	}
+	if (want) {
+		sw_err_set(err, SW_EXIT_BAD_TRACE,
+			   "%s: no buffer named '%s' in the trace", path, want);
+		return NULL;
+	}
+	return top;	/* every buffer is empty */
+}
+
+/* Cheap checks that give a clear message before libtracecmd gets the file. */
+static int check_file(const char *path, struct sw_err *err)
+{
+	char magic[10];
+	struct stat st;
+	FILE *f;
+	size_t n;
+
+	f = fopen(path, "rb");
+	if (!f)
+		return sw_err_set(err, SW_EXIT_BAD_TRACE, "%s: cannot open: %s",
+				  path, strerror(errno));
+	n = fread(magic, 1, sizeof(magic), f);
+	if (fstat(fileno(f), &st))
+		st.st_size = 0;
+	fclose(f);
+	if (!st.st_size)
+		return sw_err_set(err, SW_EXIT_BAD_TRACE,
+				  "%s: empty file, not a trace.dat", path);
+	if (n < sizeof(magic) || memcmp(magic, TRACE_MAGIC, sizeof(magic)))
+		return sw_err_set(err, SW_EXIT_BAD_TRACE,
+				  "%s: not a trace-cmd trace.dat (bad magic)",
+				  path);
+	return 0;
+}
+
+/*
+ * libtracecmd refuses most truncated files at open, but make sure no CPU's
+ * last data page lies past the end of the file before reading it. (A cut
+ * inside the trailing section-name strings of a v7 file goes unnoticed by
+ * libtracecmd and by us; no event is lost then.)
+ */
+static int check_whole(struct tracecmd_input *h, const char *path,
+		       struct sw_err *err)
+{
+	int cpu, n = tracecmd_cpus(h), ps = tracecmd_page_size(h);
+	struct stat st;
+
+	if (ps <= 0)
+		ps = 1;
+	if (stat(path, &st))
+		return sw_err_set(err, SW_EXIT_BAD_TRACE, "%s: %s", path,
+				  strerror(errno));
+	for (cpu = 0; cpu < n; cpu++) {
+		off64_t size = tracecmd_get_cpu_file_size(h, cpu);
+		struct tep_record *rec;
+		unsigned long long end = 0;
+
+		if (size <= 0)
+			continue;	/* no events on this CPU (or offline) */
+		rec = tracecmd_read_cpu_last(h, cpu);
+		if (rec) {
+			/* data is stored in whole pages: check the last one */
+			end = rec->offset / ps * ps + ps;
+			tracecmd_free_record(rec);
+		}
+		if (end > (unsigned long long)st.st_size)
+			return sw_err_set(err, SW_EXIT_BAD_TRACE,
+					  "%s: truncated: CPU %d data runs past the end of the file",
+					  path, cpu);
+	}
+	return 0;
+}
+
+static int report_init(struct trace_report *r, const char *path, int ncpus,
+		       const struct trace_opts *o)
+{
+	size_t i;
+
+	snprintf(r->path, sizeof(r->path), "%s", path);
+	r->tail = &r->tasks;
+	r->ncpus = ncpus;
+	r->cpu = calloc(ncpus ? ncpus : 1, sizeof(*r->cpu));
+	r->opts = o;
+	r->ws = o->start_ns;
+	r->we = o->end_ns;
+	r->aff_known = o->affinity_all || o->naff;
+	r->nmask = 2 + (int)o->naff;
+	r->masks = calloc(r->nmask, sizeof(*r->masks));
+	r->wait_cnt = calloc((size_t)r->nmask * (ncpus ? ncpus : 1),
+			     sizeof(*r->wait_cnt));
+	r->busy_wait = calloc(r->nmask, sizeof(*r->busy_wait));
+	if (!r->cpu || !r->masks || !r->wait_cnt || !r->busy_wait)
+		return -1;
+	r->masks[TA_MASK_ALL] = ~0ull;
+	for (i = 0; i < o->naff; i++)
+		r->masks[2 + i] = o->aff[i].mask;
+	return 0;
+}
+
+int trace_analyze(const char *path, const struct trace_opts *opts,
+		  struct trace_report **out, struct sw_err *err)
+{
+	static const struct trace_opts none;
+	struct tracecmd_input *top = NULL, *h = NULL;
+	struct trace_report *r = NULL;
+	struct ta_ctx x = { 0 };
+	const char *bufname;
+	int ncpus;
+
+	*out = NULL;
+	if (!opts)
+		opts = &none;
+	if (opts->end_ns && opts->start_ns > opts->end_ns)
+		return sw_err_set(err, SW_EXIT_USAGE,
+				  "%s: window starts after it ends", path);
+	if (check_file(path, err))
+		return -1;
+
+	tracecmd_set_loglevel(TEP_LOG_NONE);
+	top = tracecmd_open(path, TRACECMD_FL_LOAD_NO_PLUGINS);
+	if (!top) {
+		sw_err_set(err, SW_EXIT_BAD_TRACE,
+			   "%s: corrupt or truncated trace.dat (libtracecmd cannot open it)",
+			   path);
+		goto fail;
+	}
+	h = pick_buffer(top, opts->buffer, &bufname, path, err);
+	if (!h)
+		goto fail;
+	if (check_whole(h, path, err))
+		goto fail;
+	/* the checks moved the read cursors: rewind them */
+	tracecmd_set_all_cpus_to_timestamp(h, 0);
+
+	ncpus = tracecmd_cpus(h);
+	if (ncpus < 0 || ncpus > 8192) {
+		sw_err_set(err, SW_EXIT_BAD_TRACE, "%s: implausible CPU count %d",
+			   path, ncpus);
+		goto fail;
+	}
+	r = calloc(1, sizeof(*r));
+	if (!r || report_init(r, path, ncpus, opts)) {
+		sw_err_set(err, SW_EXIT_RUN_ERROR, "%s: out of memory", path);
+		goto fail;
+	}
+
+	x.r = r;
+	x.tep = tracecmd_get_tep(h);
+	x.long_size = tep_get_long_size(x.tep);
+	if (x.long_size != 4 && x.long_size != 8)
+		x.long_size = 8;
+	find_events(&x);
+	if (x.ev[EV_SWITCH].id < 0 || !x.ev[EV_SWITCH].f[1]) {
+		sw_err_set(err, SW_EXIT_BAD_TRACE,
+			   "%s: no sched:sched_switch format in the trace", path);
+		goto fail;
+	}
+
+	if (ncpus && tracecmd_iterate_events(h, NULL, 0, on_record, &x) < 0 &&
+	    !r->stopped) {
+		sw_err_set(err, r->failed ? SW_EXIT_RUN_ERROR : SW_EXIT_BAD_TRACE,
+			   r->failed ? "%s: out of memory" :
+			   "%s: error while reading the events", path);
+		goto fail;
+	}
+	r->lost_stats = stats_lost(tracecmd_get_cpustats(top), bufname);
+	if (r->nevents && !r->nswitch) {
+		sw_err_set(err, SW_EXIT_BAD_TRACE,
+			   "%s: %llu events but no sched:sched_switch: record with the sched events enabled",
+			   path, (unsigned long long)r->nevents);
+		goto fail;
+	}
+	if (!r->nevents)
+		snprintf(r->note, sizeof(r->note), "empty trace: no events%s",
+			 r->ws ? " up to the window end" : "");
+	ta_finish(r);
+	if (r->failed) {
+		sw_err_set(err, SW_EXIT_RUN_ERROR, "%s: out of memory", path);
+		goto fail;
+	}
+	r->opts = NULL;
+	if (h != top)
+		tracecmd_close(h);
+	tracecmd_close(top);
+	*out = r;
+	return 0;
+
+fail:
+	trace_report_free(r);
+	if (h && h != top)
+		tracecmd_close(h);
+	if (top)
+		tracecmd_close(top);
+	return -1;
+}
+
+uint64_t trace_report_lost_events(const struct trace_report *r)
+{
+	uint64_t n = r->lost_rec;
+
+	if (!n && r->lost_unknown)
+		n = 1;	/* lost, count unknown: never report zero */
+	return n > r->lost_stats ? n : r->lost_stats;
+}
+
+const char *trace_report_note(const struct trace_report *r)
+{
+	return r->note[0] ? r->note : NULL;
+}
+
+void trace_report_free(struct trace_report *r)
+{
+	struct ta_task *t, *next;
+
+	if (!r)
+		return;
+	for (t = r->tasks; t; t = next) {
+		next = t->next;
+		series_free(&t->wakeup_lat);
+		free(t->cpu_ns_on);
+		free(t);
+	}
+	free(r->cpu);
+	free(r->masks);
+	free(r->wait_cnt);
+	free(r->busy_wait);
+	free(r);
+}

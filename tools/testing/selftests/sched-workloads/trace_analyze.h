@@ -1,0 +1,62 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Trace analysis: one streaming pass over a trace.dat (sched, ipi and
+ * power events) that keeps per-task, per-CPU and system-wide accumulators,
+ * then hands the values to the metric registry (trace_metrics.c says what
+ * each metric means).
+ *
+ * Memory grows with tasks and CPUs, not with events; the only per-event
+ * storage is each task's series of wakeup latencies.
+ */
+#ifndef SW_TRACE_ANALYZE_H
+#define SW_TRACE_ANALYZE_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "metrics.h"
+#include "util.h"
+
+/* Tasks whose comm matches @comm may run on the CPUs of @mask. */
+struct trace_affinity {
+	const char *comm;	/* glob */
+	uint64_t mask;		/* bit N = CPU N */
+};
+
+/* What the caller knows about the run. */
+struct trace_opts {
+	uint64_t start_ns;	/* window, trace clock (mono) ns; 0 = trace start */
+	uint64_t end_ns;	/* 0 = trace end */
+	/* Tasks not matched by @aff may run on every CPU. */
+	int affinity_all;
+	const struct trace_affinity *aff;	/* first match wins */
+	size_t naff;
+	/* Tasks that get per-task metrics; NULL = all. */
+	const char **task_globs;
+	size_t ntask_globs;
+	/* Buffer to read; NULL = top level, or the first instance with data. */
+	const char *buffer;
+};
+
+struct trace_report;
+
+/*
+ * Reads @path in one pass. Returns 0, or -1 with @err set
+ * (SW_EXIT_BAD_TRACE: unreadable, corrupt, truncated or foreign file, or a
+ * trace without sched_switch events; the message names the file).
+ */
+int trace_analyze(const char *path, const struct trace_opts *opts,
+		  struct trace_report **out, struct sw_err *err);
+/*
+ * Adds entities "comm:pid" (SRC_TRACE_TASK), "cpuN" (SRC_TRACE_CPU) and
+ * "system" (SRC_TRACE_SYSTEM) with every trace metric.
+ */
+int trace_report_add_metrics(const struct trace_report *r,
+			     const struct trace_opts *opts,
+			     struct metric_set *set);
+uint64_t trace_report_lost_events(const struct trace_report *r);
+/* Why metrics are unknown ("empty trace", ...), or NULL. */
+const char *trace_report_note(const struct trace_report *r);
+void trace_report_free(struct trace_report *r);
+
+#endif /* SW_TRACE_ANALYZE_H */

@@ -1,0 +1,143 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Shared by the trace analysis modules only: trace_analyze.c reads and
+ * decodes records, trace_sched.c keeps the scheduler state and its
+ * accumulators, trace_metrics.c turns them into metrics.
+ */
+#ifndef SW_TRACE_INTERNAL_H
+#define SW_TRACE_INTERNAL_H
+
+#include <stdint.h>
+
+#include "stats.h"
+#include "trace_analyze.h"
+
+#define TA_COMM_LEN	16
+#define TA_HASH_SIZE	1024
+
+enum ta_state {
+	TS_UNKNOWN,	/* not seen on a CPU nor woken yet */
+	TS_RUNNING,
+	TS_WAITING,	/* runnable, not running */
+	TS_SLEEPING,
+	TS_DEAD,
+};
+
+/* Affinity classes: 0 = unknown, 1 = every CPU, 2 + i = opts->aff[i]. */
+#define TA_MASK_NONE	0
+#define TA_MASK_ALL	1
+
+/* One task incarnation: a reused pid starts a new one. */
+struct ta_task {
+	const struct trace_report *report;
+	int pid;
+	char comm[TA_COMM_LEN];
+	int prio;		/* last kernel prio seen (< 100: RT) */
+	enum ta_state state;
+	int cpu;		/* where it runs or waits; -1 = unknown */
+	int exiting;		/* sched_process_exit seen */
+	uint64_t since;		/* start of the current state */
+	uint64_t waking_ts;	/* wakeup pending since; 0 = none */
+	uint64_t rq_ts;		/* waiting: last queued on t->cpu */
+	int mask;		/* affinity class it was counted under */
+	int rt_lower;		/* waiting while an allowed CPU runs lower */
+	int was_rt;
+	uint64_t pi_block_ts;	/* boosted a lock owner, not run since */
+
+	struct series wakeup_lat;	/* us */
+	uint64_t cpu_ns, wait_ns, wait_max_ns, wait_cur_ns;
+	uint64_t rt_lower_ns;
+	uint64_t *cpu_ns_on;		/* [ncpus] */
+	unsigned long vol, invol, migrations;
+	unsigned long inferred, lat_unobserved;
+	uint64_t est_ns;		/* part of cpu_ns estimated */
+	unsigned long pi_boosts, pi_blocks;
+	uint64_t pi_blocked_ns, pi_blocked_max_ns;
+
+	struct ta_task *hnext;		/* live pids only */
+	struct ta_task *next;		/* every incarnation, first seen first */
+	struct ta_task *rt_next;	/* waiting RT tasks */
+};
+
+struct ta_cpu {
+	int known;		/* state known since the first event here */
+	int curr;		/* pid on the CPU, 0 = idle */
+	int curr_prio;
+	int nwait;		/* tasks waiting runnable here */
+	uint64_t idle_ts;	/* idle: last time idle was known current */
+	uint64_t since;		/* last accounting */
+	uint64_t first_ts;
+	uint64_t busy_ns, idle_ns, over_ns;
+	unsigned long ipi;
+	/* power:cpu_frequency, kHz */
+	unsigned long freq_max, freq_before;
+	uint64_t freq_reach_ts;	/* first in-window event at freq_max */
+	int freq_events;
+	double freq_to_max_us;	/* set by ta_finish(); NAN = unknown */
+};
+
+struct trace_report {
+	char path[256];
+	int ncpus;
+	struct ta_cpu *cpu;
+	struct ta_task *hash[TA_HASH_SIZE];
+	struct ta_task *tasks, **tail;
+	struct ta_task *rt_waiting;
+	size_t ntasks;
+
+	uint64_t ws, we;		/* requested window (we 0 = open) */
+	uint64_t first_ts, last_ts, end_ts;
+	uint64_t nevents, nswitch;
+	uint64_t inferred;		/* switches deduced, not recorded */
+	uint64_t lost_rec, lost_stats;
+	int lost_unknown;		/* a page said "missed" without a count */
+	int stopped;			/* past the window: not an error */
+	int failed;			/* out of memory in a callback */
+
+	/* affinity classes for work conservation and RT placement */
+	const struct trace_opts *opts;	/* valid during trace_analyze only */
+	int aff_known;
+	int nmask;
+	uint64_t *masks;		/* [nmask] */
+	unsigned int *wait_cnt;		/* [nmask][ncpus] */
+	unsigned int *busy_wait;	/* [nmask]: waiting on busy CPUs */
+	uint64_t idle_mask;		/* known idle CPUs (0-63) */
+	int nidle;			/* known idle CPUs (all) */
+
+	uint64_t last_adv;		/* last time conditions were integrated */
+	int wc_active;
+	uint64_t wc_start, wc_ns, wc_longest;
+	uint64_t rt_lower_ns;
+	unsigned long ipi_total;
+	char note[160];
+};
+
+/* trace_sched.c: the state machine, called in time order. */
+struct ta_task *ta_task_get(struct trace_report *r, int pid,
+			    const char *comm, uint64_t ts);
+void ta_advance(struct trace_report *r, uint64_t ts);
+void ta_reevaluate(struct trace_report *r, uint64_t ts);
+void ta_cpu_seen(struct trace_report *r, int cpu, int pid, uint64_t ts);
+void ta_cpu_lost(struct trace_report *r, int cpu, int pid, uint64_t ts);
+void ta_cpu_observe(struct trace_report *r, int cpu, int pid, uint64_t ts);
+void ta_switch(struct trace_report *r, int cpu, uint64_t ts, int prev_pid,
+	       const char *prev_comm, int prev_prio, long prev_state,
+	       int next_pid, const char *next_comm, int next_prio);
+void ta_waking(struct trace_report *r, uint64_t ts, int pid,
+	       const char *comm, int prio, int target_cpu, int is_new);
+void ta_wakeup(struct trace_report *r, uint64_t ts, int pid,
+	       const char *comm, int prio, int target_cpu, int is_new);
+void ta_migrate(struct trace_report *r, uint64_t ts, int pid,
+		const char *comm, int orig_cpu, int dest_cpu);
+void ta_exit(struct trace_report *r, uint64_t ts, int pid, const char *comm);
+void ta_pi_setprio(struct trace_report *r, uint64_t ts, int waiter, int pid,
+		   int oldprio, int newprio);
+void ta_ipi(struct trace_report *r, uint64_t ts, int cpu);
+void ta_freq(struct trace_report *r, uint64_t ts, int cpu,
+	     unsigned long khz);
+void ta_finish(struct trace_report *r);
+/* Length of [a, b) inside the window. */
+uint64_t ta_clip(const struct trace_report *r, uint64_t a, uint64_t b);
+int ta_in_window(const struct trace_report *r, uint64_t ts);
+
+#endif /* SW_TRACE_INTERNAL_H */

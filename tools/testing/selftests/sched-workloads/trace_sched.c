@@ -1,0 +1,773 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The scheduler state rebuilt from the events, in time order, and the
+ * accumulators the trace metrics read. trace_metrics.c defines each metric;
+ * this file only keeps the books.
+ *
+ * Time is integrated lazily: a task or CPU adds the time spent in its
+ * current state when that state changes, and the system-wide conditions
+ * (work conservation, RT placement) are integrated by ta_advance() before
+ * each state change and re-evaluated by ta_reevaluate() after it. Every
+ * interval is clipped to the measured window.
+ *
+ * Switches the trace did not record are inferred (trace_metrics.c has the
+ * rule): ta_cpu_observe() checks every record's common_pid against what
+ * the books say runs on its CPU, and infer_switch() brings them in line.
+ * The only retroactive change to the books is the estimate of
+ * infer_switch(), which moves one interval from runnable to running and
+ * from idle to busy; it never moves a `since` backwards.
+ */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "trace_internal.h"
+
+uint64_t ta_clip(const struct trace_report *r, uint64_t a, uint64_t b)
+{
+	if (a < r->ws)
+		a = r->ws;
+	if (r->we && b > r->we)
+		b = r->we;
+	return b > a ? b - a : 0;
+}
+
+int ta_in_window(const struct trace_report *r, uint64_t ts)
+{
+	return ts >= r->ws && (!r->we || ts <= r->we);
+}
+
+static struct ta_cpu *cpu_of(struct trace_report *r, int cpu)
+{
+	return cpu >= 0 && cpu < r->ncpus ? &r->cpu[cpu] : NULL;
+}
+
+/* "kworker/1:2", "ksoftirqd/0": per-CPU kthreads by naming convention. */
+static int percpu_kthread(const char *comm)
+{
+	const char *slash = strchr(comm, '/');
+
+	return slash && slash[1] >= '0' && slash[1] <= '9';
+}
+
+/* Affinity class of @t: the first matching "cpus" entry, else all or none. */
+static int task_mask(const struct trace_report *r, const struct ta_task *t)
+{
+	const struct trace_opts *o = r->opts;
+	size_t i;
+
+	if (!r->aff_known)
+		return TA_MASK_NONE;
+	for (i = 0; i < o->naff; i++)
+		if (glob_match(o->aff[i].comm, t->comm))
+			return 2 + (int)i;
+	if (o->affinity_all && !percpu_kthread(t->comm))
+		return TA_MASK_ALL;
+	return TA_MASK_NONE;
+}
+
+static int mask_has(const struct trace_report *r, int m, int cpu)
+{
+	if (m == TA_MASK_ALL)
+		return 1;
+	return cpu < 64 && (r->masks[m] >> cpu & 1);
+}
+
+static void cpu_account(struct trace_report *r, struct ta_cpu *c, uint64_t ts)
+{
+	uint64_t d;
+
+	if (c->known) {
+		d = ta_clip(r, c->since, ts);
+		if (c->curr)
+			c->busy_ns += d;
+		else
+			c->idle_ns += d;
+		if ((c->curr != 0) + c->nwait >= 2)
+			c->over_ns += d;
+	}
+	c->since = ts;
+}
+
+/* 0 = unknown, 1 = idle, 2 = busy */
+static int cpu_class(const struct ta_cpu *c)
+{
+	return c->known ? (c->curr ? 2 : 1) : 0;
+}
+
+/*
+ * Sets what runs on @cpu (@known 0: nothing is known any more), keeping
+ * the idle set and busy_wait[] in step.
+ */
+static void cpu_update(struct trace_report *r, int cpu, int known, int pid,
+		       int prio, uint64_t ts)
+{
+	struct ta_cpu *c = &r->cpu[cpu];
+	int before = cpu_class(c), after, m;
+
+	cpu_account(r, c, ts);
+	if (known && !c->first_ts)
+		c->first_ts = ts;
+	c->known = known;
+	c->curr = known ? pid : 0;
+	c->curr_prio = prio;
+	if (known && !pid)
+		c->idle_ts = ts;
+	after = cpu_class(c);
+	if (before == after)
+		return;
+	if (before == 1) {
+		r->nidle--;
+		if (cpu < 64)
+			r->idle_mask &= ~(1ull << cpu);
+	}
+	if (after == 1) {
+		r->nidle++;
+		if (cpu < 64)
+			r->idle_mask |= 1ull << cpu;
+	}
+	for (m = 1; m < r->nmask; m++) {
+		unsigned int n = r->wait_cnt[m * r->ncpus + cpu];
+
+		if (before == 2)
+			r->busy_wait[m] -= n;
+		if (after == 2)
+			r->busy_wait[m] += n;
+	}
+}
+
+static void cpu_set_curr(struct trace_report *r, int cpu, int pid, int prio,
+			 uint64_t ts)
+{
+	cpu_update(r, cpu, 1, pid, prio, ts);
+}
+
+/* What runs on @cpu is unknown until its next event (ta_cpu_seen()). */
+static void cpu_forget(struct trace_report *r, int cpu, uint64_t ts)
+{
+	cpu_update(r, cpu, 0, 0, 120, ts);
+}
+
+static void wait_count(struct trace_report *r, struct ta_task *t, int delta,
+		       uint64_t ts)
+{
+	struct ta_cpu *c = cpu_of(r, t->cpu);
+
+	if (!c)
+		return;
+	cpu_account(r, c, ts);
+	c->nwait += delta;
+	if (t->mask == TA_MASK_NONE)
+		return;
+	r->wait_cnt[t->mask * r->ncpus + t->cpu] += delta;
+	if (cpu_class(c) == 2)
+		r->busy_wait[t->mask] += delta;
+}
+
+static void rt_list_del(struct trace_report *r, struct ta_task *t)
+{
+	struct ta_task **pp;
+
+	for (pp = &r->rt_waiting; *pp; pp = &(*pp)->rt_next) {
+		if (*pp == t) {
+			*pp = t->rt_next;
+			break;
+		}
+	}
+	t->rt_next = NULL;
+	t->rt_lower = 0;
+}
+
+static void rt_list_update(struct trace_report *r, struct ta_task *t)
+{
+	rt_list_del(r, t);
+	if (t->state == TS_WAITING && t->prio < 100 &&
+	    t->mask != TA_MASK_NONE) {
+		t->rt_next = r->rt_waiting;
+		r->rt_waiting = t;
+	}
+	if (t->prio < 100)
+		t->was_rt = 1;
+}
+
+/* Adds the time spent in the current state and leaves it. */
+static void task_leave(struct trace_report *r, struct ta_task *t, uint64_t ts)
+{
+	uint64_t d = ta_clip(r, t->since, ts);
+
+	if (t->state == TS_RUNNING) {
+		t->cpu_ns += d;
+		if (t->cpu >= 0 && t->cpu < r->ncpus)
+			t->cpu_ns_on[t->cpu] += d;
+	} else if (t->state == TS_WAITING) {
+		t->wait_ns += d;
+		t->wait_cur_ns += d;
+		if (t->wait_cur_ns > t->wait_max_ns)
+			t->wait_max_ns = t->wait_cur_ns;
+		wait_count(r, t, -1, ts);
+		rt_list_del(r, t);
+	}
+	t->since = ts;
+}
+
+static void task_wait(struct trace_report *r, struct ta_task *t, int cpu,
+		      uint64_t ts)
+{
+	task_leave(r, t, ts);
+	t->state = TS_WAITING;
+	t->cpu = cpu_of(r, cpu) ? cpu : -1;
+	t->rq_ts = ts;
+	t->wait_cur_ns = 0;
+	t->mask = task_mask(r, t);
+	wait_count(r, t, 1, ts);
+	rt_list_update(r, t);
+}
+
+/* Moves a waiting task to another runqueue. */
+static void wait_move(struct trace_report *r, struct ta_task *t, int cpu,
+		      uint64_t ts)
+{
+	if (!cpu_of(r, cpu) || cpu == t->cpu)
+		return;
+	wait_count(r, t, -1, ts);
+	t->cpu = cpu;
+	t->rq_ts = ts;
+	wait_count(r, t, 1, ts);
+}
+
+static void task_unhash(struct trace_report *r, struct ta_task *t)
+{
+	struct ta_task **pp;
+
+	for (pp = &r->hash[t->pid % TA_HASH_SIZE]; *pp; pp = &(*pp)->hnext) {
+		if (*pp == t) {
+			*pp = t->hnext;
+			break;
+		}
+	}
+	t->hnext = NULL;
+}
+
+/* The pid is gone (exited, or reused without an exit seen). */
+static void task_retire(struct trace_report *r, struct ta_task *t, uint64_t ts)
+{
+	task_leave(r, t, ts);
+	t->state = TS_DEAD;
+	t->waking_ts = 0;
+	t->pi_block_ts = 0;
+	task_unhash(r, t);
+}
+
+static struct ta_task *task_new(struct trace_report *r, int pid, uint64_t ts)
+{
+	struct ta_task *t = calloc(1, sizeof(*t));
+
+	if (!t)
+		goto fail;
+	t->cpu_ns_on = calloc(r->ncpus, sizeof(*t->cpu_ns_on));
+	if (!t->cpu_ns_on)
+		goto fail;
+	t->report = r;
+	t->pid = pid;
+	t->prio = 120;
+	t->cpu = -1;
+	t->since = ts;
+	strcpy(t->comm, "<...>");
+	t->hnext = r->hash[pid % TA_HASH_SIZE];
+	r->hash[pid % TA_HASH_SIZE] = t;
+	*r->tail = t;
+	r->tail = &t->next;
+	r->ntasks++;
+	return t;
+fail:
+	free(t);
+	r->failed = 1;
+	return NULL;
+}
+
+static struct ta_task *task_find(const struct trace_report *r, int pid)
+{
+	struct ta_task *t;
+
+	if (pid <= 0)
+		return NULL;
+	for (t = r->hash[pid % TA_HASH_SIZE]; t; t = t->hnext)
+		if (t->pid == pid)
+			break;
+	return t;
+}
+
+struct ta_task *ta_task_get(struct trace_report *r, int pid,
+			    const char *comm, uint64_t ts)
+{
+	struct ta_task *t;
+
+	if (pid <= 0)
+		return NULL;
+	t = task_find(r, pid);
+	if (!t)
+		t = task_new(r, pid, ts);
+	/* Latest name wins: rt-app and exec rename threads after fork. */
+	if (t && comm && comm[0])
+		snprintf(t->comm, sizeof(t->comm), "%s", comm);
+	return t;
+}
+
+void ta_advance(struct trace_report *r, uint64_t ts)
+{
+	struct ta_task *t;
+	uint64_t d;
+
+	if (ts <= r->last_adv)
+		return;
+	d = ta_clip(r, r->last_adv, ts);
+	if (r->wc_active)
+		r->wc_ns += d;
+	for (t = r->rt_waiting; t; t = t->rt_next) {
+		if (t->rt_lower) {
+			t->rt_lower_ns += d;
+			r->rt_lower_ns += d;
+		}
+	}
+	r->last_adv = ts;
+}
+
+/* Some idle CPU could run a task that waits behind another on a busy CPU. */
+static int wc_condition(const struct trace_report *r)
+{
+	int m;
+
+	if (!r->nidle)
+		return 0;
+	for (m = 1; m < r->nmask; m++) {
+		if (!r->busy_wait[m])
+			continue;
+		if (m == TA_MASK_ALL || (r->masks[m] & r->idle_mask))
+			return 1;
+	}
+	return 0;
+}
+
+static int rt_condition(const struct trace_report *r, const struct ta_task *t)
+{
+	int c;
+
+	for (c = 0; c < r->ncpus; c++) {
+		const struct ta_cpu *cp = &r->cpu[c];
+
+		if (!cp->known || !mask_has(r, t->mask, c))
+			continue;
+		if (!cp->curr || cp->curr_prio > t->prio)
+			return 1;
+	}
+	return 0;
+}
+
+void ta_reevaluate(struct trace_report *r, uint64_t ts)
+{
+	struct ta_task *t;
+	int active;
+
+	if (r->aff_known) {
+		active = wc_condition(r);
+		if (active && !r->wc_active)
+			r->wc_start = ts;
+		if (!active && r->wc_active) {
+			uint64_t len = ta_clip(r, r->wc_start, ts);
+
+			if (len > r->wc_longest)
+				r->wc_longest = len;
+		}
+		r->wc_active = active;
+	}
+	for (t = r->rt_waiting; t; t = t->rt_next)
+		t->rt_lower = rt_condition(r, t);
+}
+
+/* Ends @t's PI wait at @at, when it is switched in; @ts is the event's. */
+static void pi_end(struct trace_report *r, struct ta_task *t, uint64_t at,
+		   uint64_t ts)
+{
+	uint64_t d;
+
+	if (!t->pi_block_ts)
+		return;
+	d = ta_clip(r, t->pi_block_ts, at);
+	if (ta_in_window(r, ts))
+		t->pi_blocks++;
+	t->pi_blocked_ns += d;
+	if (d > t->pi_blocked_max_ns)
+		t->pi_blocked_max_ns = d;
+	t->pi_block_ts = 0;
+}
+
+/* @t runs on @cpu from @ts on (the caller sets the CPU's side). */
+static void task_run(struct trace_report *r, struct ta_task *t, int cpu,
+		     uint64_t ts)
+{
+	struct ta_cpu *was = t->state == TS_RUNNING ? cpu_of(r, t->cpu) : NULL;
+
+	/* believed on another CPU: its switch out there went unrecorded */
+	if (was && t->cpu != cpu && was->known && was->curr == t->pid)
+		cpu_forget(r, t->cpu, ts);
+	task_leave(r, t, ts);
+	t->waking_ts = 0;
+	t->state = TS_RUNNING;
+	t->cpu = cpu;
+}
+
+/*
+ * The task the books put on @cpu is not there at @ts, and no switch out
+ * said how it left: it counts neither as running nor as runnable until its
+ * next event (TS_SLEEPING without a voluntary switch), or is gone if it
+ * was exiting.
+ */
+static void task_gone(struct trace_report *r, int cpu, uint64_t ts)
+{
+	struct ta_task *t = task_find(r, r->cpu[cpu].curr);
+
+	if (!t || t->state != TS_RUNNING || t->cpu != cpu)
+		return;
+	if (t->exiting) {
+		task_retire(r, t, ts);
+		return;
+	}
+	task_leave(r, t, ts);
+	t->state = TS_SLEEPING;
+}
+
+/*
+ * A switch on @cpu (known) to @pid (0 = idle) that the trace did not
+ * record, seen at @ts. The switch time is unknown, so a pending wakeup
+ * gives no latency sample. With @guess (no events lost), a task queued on
+ * @cpu while it idled most likely ran right after the later of its
+ * queueing and the last sign of idle there: that interval moves from
+ * runnable to running and from idle to busy (cpu_time.estimated).
+ */
+static void infer_switch(struct trace_report *r, int cpu, int pid,
+			 uint64_t ts, int guess)
+{
+	struct ta_cpu *c = &r->cpu[cpu];
+	struct ta_task *t = NULL;
+	uint64_t from = ts, max_before, d;
+	int was_idle = !c->curr;
+
+	if (pid > 0) {
+		t = ta_task_get(r, pid, NULL, ts);
+		if (!t)
+			return;
+	}
+	if (ta_in_window(r, ts))
+		r->inferred++;
+	task_gone(r, cpu, ts);
+	if (!t) {
+		cpu_set_curr(r, cpu, 0, 120, ts);
+		return;
+	}
+	if (t->state == TS_WAITING) {
+		if (t->waking_ts && ta_in_window(r, ts))
+			t->lat_unobserved++;
+		if (guess && was_idle && t->cpu == cpu)
+			from = t->rq_ts > c->idle_ts ? t->rq_ts : c->idle_ts;
+	}
+	if (ta_in_window(r, ts))
+		t->inferred++;
+	pi_end(r, t, from, ts);
+	max_before = t->wait_max_ns;
+	task_run(r, t, cpu, ts);
+	cpu_set_curr(r, cpu, pid, t->prio, ts);
+
+	/* both sides were integrated as waiting and idle up to @ts */
+	d = from < ts ? ta_clip(r, from, ts) : 0;
+	if (!d || d > t->wait_cur_ns || d > c->idle_ns)
+		return;
+	t->wait_ns -= d;
+	t->wait_cur_ns -= d;
+	t->wait_max_ns = max_before > t->wait_cur_ns ? max_before :
+			 t->wait_cur_ns;
+	t->cpu_ns += d;
+	t->cpu_ns_on[cpu] += d;
+	t->est_ns += d;
+	c->idle_ns -= d;
+	c->busy_ns += d;
+}
+
+/* First event on a CPU: the task it interrupted is the one running there. */
+void ta_cpu_seen(struct trace_report *r, int cpu, int pid, uint64_t ts)
+{
+	struct ta_task *t = NULL;
+	int prio = 120;
+
+	if (!cpu_of(r, cpu) || r->cpu[cpu].known)
+		return;
+	if (pid > 0) {
+		t = ta_task_get(r, pid, NULL, ts);
+		if (!t)
+			return;
+		prio = t->prio;
+		if (t->state != TS_UNKNOWN) {
+			/* a task we know about was switched in unseen */
+			cpu_set_curr(r, cpu, 0, 120, ts);
+			infer_switch(r, cpu, pid, ts, 0);
+			return;
+		}
+		t->state = TS_RUNNING;
+		t->cpu = cpu;
+		t->since = ts;
+	}
+	cpu_set_curr(r, cpu, pid > 0 ? pid : 0, prio, ts);
+}
+
+/*
+ * Events were lost on @cpu before this record: what ran there in between
+ * is unknown, so resynchronise on the task the record was taken in, with
+ * no estimate.
+ */
+void ta_cpu_lost(struct trace_report *r, int cpu, int pid, uint64_t ts)
+{
+	struct ta_cpu *c = cpu_of(r, cpu);
+
+	if (!c || !c->known || pid < 0 || c->curr == pid)
+		return;
+	infer_switch(r, cpu, pid, ts, 0);
+}
+
+/* Every record: its common_pid runs on @cpu (0: the idle task does). */
+void ta_cpu_observe(struct trace_report *r, int cpu, int pid, uint64_t ts)
+{
+	struct ta_cpu *c = cpu_of(r, cpu);
+
+	if (!c || !c->known || pid < 0)
+		return;
+	if (c->curr != pid)
+		infer_switch(r, cpu, pid, ts, 1);
+	else if (!pid)
+		c->idle_ts = ts;
+}
+
+void ta_switch(struct trace_report *r, int cpu, uint64_t ts, int prev_pid,
+	       const char *prev_comm, int prev_prio, long prev_state,
+	       int next_pid, const char *next_comm, int next_prio)
+{
+	struct ta_cpu *c = cpu_of(r, cpu);
+	struct ta_task *t;
+
+	if (!c)
+		return;
+	/* prev_pid ran here, whatever the books said */
+	if (prev_pid >= 0)
+		ta_cpu_observe(r, cpu, prev_pid, ts);
+	t = ta_task_get(r, prev_pid, prev_comm, ts);
+	if (t) {
+		/* 6.x: runnable (preempted) iff the low byte is 0 */
+		int runnable = (prev_state & 0xff) == 0;
+
+		t->prio = prev_prio;
+		if (ta_in_window(r, ts)) {
+			if (runnable)
+				t->invol++;
+			else
+				t->vol++;
+		}
+		/* A wakeup seen while it was still on the CPU is void. */
+		t->waking_ts = 0;
+		if (t->state != TS_RUNNING)
+			t->cpu = cpu;	/* it ran here after all */
+		if (runnable) {
+			task_wait(r, t, cpu, ts);
+		} else if (t->exiting) {
+			task_retire(r, t, ts);
+		} else {
+			task_leave(r, t, ts);
+			t->state = TS_SLEEPING;
+		}
+	}
+
+	t = ta_task_get(r, next_pid, next_comm, ts);
+	if (t) {
+		t->prio = next_prio;
+		/* an observed switch in: the one exact latency sample */
+		if (t->state == TS_WAITING && t->waking_ts &&
+		    ta_in_window(r, ts) &&
+		    series_add(&t->wakeup_lat, (ts - t->waking_ts) / 1e3))
+			r->failed = 1;
+		pi_end(r, t, ts, ts);
+		task_run(r, t, cpu, ts);
+	}
+	cpu_set_curr(r, cpu, next_pid > 0 ? next_pid : 0, next_prio, ts);
+}
+
+void ta_waking(struct trace_report *r, uint64_t ts, int pid,
+	       const char *comm, int prio, int target_cpu, int is_new)
+{
+	struct ta_task *t = ta_task_get(r, pid, comm, ts);
+
+	if (!t)
+		return;
+	/* A fork reusing a pid we knew: the old task is gone. */
+	if (is_new && t->state != TS_UNKNOWN) {
+		task_retire(r, t, ts);
+		t = ta_task_get(r, pid, comm, ts);
+		if (!t)
+			return;
+	}
+	t->prio = prio;
+	if (t->state == TS_RUNNING || t->state == TS_WAITING) {
+		if (t->state == TS_WAITING)
+			rt_list_update(r, t);
+		return;		/* still on a CPU or a runqueue */
+	}
+	/* A new task has no sched_waking: it waits, but is no wakeup sample. */
+	t->waking_ts = is_new ? 0 : ts;
+	task_wait(r, t, target_cpu, ts);
+}
+
+void ta_wakeup(struct trace_report *r, uint64_t ts, int pid,
+	       const char *comm, int prio, int target_cpu, int is_new)
+{
+	struct ta_task *t;
+
+	if (is_new) {
+		ta_waking(r, ts, pid, comm, prio, target_cpu, 1);
+		return;
+	}
+	t = ta_task_get(r, pid, comm, ts);
+	if (!t)
+		return;
+	if (t->state == TS_WAITING) {
+		/* sched_waking guessed the CPU; this is where it queued */
+		wait_move(r, t, target_cpu, ts);
+		return;
+	}
+	/* No sched_waking recorded: the wakeup starts the wait. */
+	ta_waking(r, ts, pid, comm, prio, target_cpu, 0);
+}
+
+void ta_migrate(struct trace_report *r, uint64_t ts, int pid,
+		const char *comm, int orig_cpu, int dest_cpu)
+{
+	struct ta_task *t = ta_task_get(r, pid, comm, ts);
+
+	if (!t || !cpu_of(r, dest_cpu))
+		return;
+	if (orig_cpu != dest_cpu && ta_in_window(r, ts))
+		t->migrations++;
+	if (t->state == TS_WAITING)
+		wait_move(r, t, dest_cpu, ts);
+	else if (t->state != TS_RUNNING)
+		t->cpu = dest_cpu;
+}
+
+void ta_exit(struct trace_report *r, uint64_t ts, int pid, const char *comm)
+{
+	struct ta_task *t = ta_task_get(r, pid, comm, ts);
+
+	if (t)
+		t->exiting = 1;
+}
+
+void ta_pi_setprio(struct trace_report *r, uint64_t ts, int waiter, int pid,
+		   int oldprio, int newprio)
+{
+	struct ta_task *t = ta_task_get(r, pid, NULL, ts), *w;
+
+	if (!t)
+		return;
+	t->prio = newprio;
+	if (t->state == TS_WAITING)
+		rt_list_update(r, t);
+	else if (newprio < 100)
+		t->was_rt = 1;
+	if (newprio >= oldprio)
+		return;
+	if (ta_in_window(r, ts))
+		t->pi_boosts++;
+	/* The task raising the owner's priority is the one about to block. */
+	if (waiter <= 0 || waiter == pid)
+		return;
+	w = ta_task_get(r, waiter, NULL, ts);
+	if (w && !w->pi_block_ts)
+		w->pi_block_ts = ts;
+}
+
+void ta_ipi(struct trace_report *r, uint64_t ts, int cpu)
+{
+	if (!cpu_of(r, cpu) || !ta_in_window(r, ts))
+		return;
+	r->cpu[cpu].ipi++;
+	r->ipi_total++;
+}
+
+void ta_freq(struct trace_report *r, uint64_t ts, int cpu, unsigned long khz)
+{
+	struct ta_cpu *c = cpu_of(r, cpu);
+	uint64_t start = r->ws ? r->ws : r->first_ts;
+
+	if (!c)
+		return;
+	c->freq_events++;
+	if (ts < start) {
+		c->freq_before = khz;
+		if (khz > c->freq_max) {
+			c->freq_max = khz;
+			c->freq_reach_ts = 0;
+		}
+		return;
+	}
+	if (!ta_in_window(r, ts))
+		return;
+	if (khz > c->freq_max) {
+		c->freq_max = khz;
+		c->freq_reach_ts = ts;
+	} else if (khz == c->freq_max && !c->freq_reach_ts) {
+		c->freq_reach_ts = ts;
+	}
+}
+
+void ta_finish(struct trace_report *r)
+{
+	uint64_t end = r->last_ts;
+	struct ta_task *t;
+	int c;
+
+	if (r->we && r->we < end)
+		end = r->we;
+	r->end_ts = end;
+	ta_advance(r, end);
+	if (r->wc_active) {
+		uint64_t len = ta_clip(r, r->wc_start, end);
+
+		if (len > r->wc_longest)
+			r->wc_longest = len;
+	}
+	for (c = 0; c < r->ncpus; c++) {
+		struct ta_cpu *cp = &r->cpu[c];
+		uint64_t start = r->ws ? r->ws : r->first_ts;
+
+		cpu_account(r, cp, end);
+		cp->freq_to_max_us = NAN;
+		if (cp->freq_events && cp->freq_before &&
+		    cp->freq_before == cp->freq_max)
+			cp->freq_to_max_us = 0;	/* already at max */
+		else if (cp->freq_reach_ts)
+			cp->freq_to_max_us = (cp->freq_reach_ts - start) / 1e3;
+	}
+	for (t = r->tasks; t; t = t->next) {
+		if (t->state != TS_RUNNING && t->state != TS_WAITING)
+			continue;
+		/* Close the books without touching the counters. */
+		if (t->state == TS_RUNNING) {
+			uint64_t d = ta_clip(r, t->since, end);
+
+			t->cpu_ns += d;
+			if (t->cpu >= 0)
+				t->cpu_ns_on[t->cpu] += d;
+		} else {
+			t->wait_ns += ta_clip(r, t->since, end);
+			t->wait_cur_ns += ta_clip(r, t->since, end);
+			if (t->wait_cur_ns > t->wait_max_ns)
+				t->wait_max_ns = t->wait_cur_ns;
+		}
+		t->since = end;
+	}
+}

@@ -1,0 +1,100 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Building the trace analysis options of a run.
+ */
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "trace_scope.h"
+
+/* rt-app 1.0's "cpus": an array of CPU numbers. */
+static int task_mask(struct json_object *task, const char *name,
+		     const char *file, uint64_t *mask, struct sw_err *err)
+{
+	long ncpus = sysconf(_SC_NPROCESSORS_CONF);
+	struct json_object *cpus;
+	size_t i;
+
+	*mask = ncpus >= 64 ? ~0ull : (1ull << ncpus) - 1;
+	if (!json_object_object_get_ex(task, "cpus", &cpus))
+		return 0;
+	if (!json_object_is_type(cpus, json_type_array))
+		return sw_err_set(err, SW_EXIT_BAD_WORKLOAD,
+				  "%s: tasks.%s.cpus: not an array of CPU numbers",
+				  file, name);
+	*mask = 0;
+	for (i = 0; i < json_object_array_length(cpus); i++) {
+		int cpu = json_object_get_int(json_object_array_get_idx(cpus, i));
+
+		if (cpu < 0 || cpu >= 64)
+			return sw_err_set(err, SW_EXIT_BAD_WORKLOAD,
+					  "%s: tasks.%s.cpus[%zu]: CPU %d outside 0..63",
+					  file, name, i, cpu);
+		*mask |= 1ull << cpu;
+	}
+	return 0;
+}
+
+static void window_from_logs(struct trace_opts *o, const struct rtapp_logs *logs)
+{
+	double start = 0, end = 0;
+	size_t i;
+
+	for (i = 0; logs && i < logs->n; i++) {
+		if (!logs->t[i].passes)
+			continue;
+		if (!start || logs->t[i].start_us < start)
+			start = logs->t[i].start_us;
+		if (logs->t[i].end_us > end)
+			end = logs->t[i].end_us;
+	}
+	if (start > 0 && end > start) {
+		o->start_ns = (uint64_t)(start * 1000);
+		o->end_ns = (uint64_t)(end * 1000);
+	}
+}
+
+int trace_scope_init(struct trace_scope *s, const struct workload *w,
+		     const struct rtapp_logs *logs, struct sw_err *err)
+{
+	struct json_object *tasks;
+	size_t n;
+
+	memset(s, 0, sizeof(*s));
+	if (!json_object_object_get_ex(w->root, "tasks", &tasks))
+		return 0;
+	n = json_object_object_length(tasks);
+	s->aff = calloc(n, sizeof(*s->aff));
+	s->globs = calloc(n, sizeof(*s->globs));
+	s->comms = calloc(n, sizeof(*s->comms));
+	if (!s->aff || !s->globs || !s->comms) {
+		trace_scope_free(s);
+		return sw_err_set(err, SW_EXIT_RUN_ERROR, "out of memory");
+	}
+	json_object_object_foreach(tasks, name, task) {
+		if (task_mask(task, name, w->path, &s->aff[s->n].mask, err)) {
+			trace_scope_free(s);
+			return -1;
+		}
+		/* The kernel keeps 15 characters of a thread name. */
+		snprintf(s->comms[s->n], sizeof(s->comms[s->n]), "%s", name);
+		s->aff[s->n].comm = s->comms[s->n];
+		s->globs[s->n] = s->comms[s->n];
+		s->n++;
+	}
+	s->opts.aff = s->aff;
+	s->opts.naff = s->n;
+	s->opts.task_globs = s->globs;
+	s->opts.ntask_globs = s->n;
+	window_from_logs(&s->opts, logs);
+	return 0;
+}
+
+void trace_scope_free(struct trace_scope *s)
+{
+	free(s->aff);
+	free(s->globs);
+	free(s->comms);
+	memset(s, 0, sizeof(*s));
+}

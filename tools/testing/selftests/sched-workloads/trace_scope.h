@@ -1,0 +1,29 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * What the trace analysis is told about a run: the window rt-app's
+ * threads were active in, and each thread's affinity as the workload
+ * declares it (its "cpus" key, else every CPU). Only rt-app's threads get
+ * per-task metrics and take part in work conservation: the affinity of
+ * anything else on the machine is unknown, and never assumed.
+ */
+#ifndef SW_TRACE_SCOPE_H
+#define SW_TRACE_SCOPE_H
+
+#include "rtapp_log.h"
+#include "trace_analyze.h"
+#include "workload.h"
+
+struct trace_scope {
+	struct trace_opts opts;
+	struct trace_affinity *aff;
+	const char **globs;
+	char (*comms)[16];	/* rt-app thread names as the kernel cuts them */
+	size_t n;
+};
+
+/* @logs may be NULL (no window: the whole trace). */
+int trace_scope_init(struct trace_scope *s, const struct workload *w,
+		     const struct rtapp_logs *logs, struct sw_err *err);
+void trace_scope_free(struct trace_scope *s);
+
+#endif /* SW_TRACE_SCOPE_H */
