@@ -55,18 +55,6 @@ static void analyze_usage(void)
 		"  --baseline  a baseline file for the workload's baseline checks\n");
 }
 
-static int add_rtapp_metrics(const struct rtapp_logs *logs,
-			     struct metric_set *set, struct sw_err *err)
-{
-	size_t i;
-
-	for (i = 0; i < logs->n; i++)
-		if (metric_set_add_entity(set, SRC_RTAPP_TASK, &logs->t[i],
-					  logs->t[i].name, logs->t[i].task, -1))
-			return sw_err_set(err, SW_EXIT_RUN_ERROR, "out of memory");
-	return 0;
-}
-
 /*
  * The workload, when given, scopes the trace as in a run: its threads,
  * their affinity, the window of the logs. Without one, every task of the
@@ -119,7 +107,7 @@ static int measure(const struct analyze_opts *o, struct metric_set *set,
 	if (o->logs && rtapp_logs_load(o->logs, o->basename, &logs, err))
 		return -1;
 	*lost = 0;
-	ret = add_rtapp_metrics(&logs, set, err);
+	ret = rtapp_logs_add_metrics(&logs, set, err);
 	if (!ret && o->trace)
 		ret = add_trace_metrics(o, &logs, set, lost, err);
 	rtapp_logs_free(&logs);

@@ -83,6 +83,10 @@ static void read_topology(struct fingerprint *fp)
 static void read_kernel_config(struct fingerprint *fp)
 {
 	static const char *const models[] = { "none", "voluntary", "full", "lazy", "rt" };
+	static const char *const options[] = {
+		"CONFIG_PREEMPT_NONE=y", "CONFIG_PREEMPT_VOLUNTARY=y",
+		"CONFIG_PREEMPT=y", "CONFIG_PREEMPT_LAZY=y", "CONFIG_PREEMPT_RT=y",
+	};
 	char line[256], *p;
 	FILE *f;
 	size_t i;
@@ -92,18 +96,10 @@ static void read_kernel_config(struct fingerprint *fp)
 	while (f && fgets(line, sizeof(line), f)) {
 		if (!strncmp(line, "CONFIG_HZ=", 10))
 			fp->hz = atoi(line + 10);
-		for (i = 0; i < ARRAY_SIZE(models); i++) {
-			char key[64];
-
-			snprintf(key, sizeof(key), "CONFIG_PREEMPT_%s=y", models[i]);
-			for (p = key; *p; p++)
-				*p = toupper(*p);
-			if (!strncmp(line, key, strlen(key)))
+		for (i = 0; i < ARRAY_SIZE(options); i++)
+			if (!strncmp(line, options[i], strlen(options[i])))
 				snprintf(fp->preempt, sizeof(fp->preempt), "%s",
 					 models[i]);
-		}
-		if (!strncmp(line, "CONFIG_PREEMPT=y", 16))
-			snprintf(fp->preempt, sizeof(fp->preempt), "full");
 	}
 	if (f)
 		pclose(f);

@@ -40,7 +40,8 @@ void ktap_subtests(const struct verdict_results *res)
 	for (i = 0; i < res->n; i++) {
 		const struct verdict_result *r = &res->r[i];
 
-		printf("  # %s\n", r->diag);
+		if (r->status != V_SKIP)
+			printf("  # %s\n", r->diag);
 		switch (r->status) {
 		case V_PASS:
 			printf("  ok %zu %s\n", i + 1, r->name);

@@ -56,12 +56,17 @@ static int add_pass(struct rtapp_task_log *t, const double *c)
 	int have[RS_NR_SERIES] = { 0 };
 	int i;
 
-	/* Timer-driven passes only: slack and wu_lat mean nothing else. */
+	/*
+	 * Timer-driven passes only: slack and wu_lat mean nothing else. A
+	 * pass with negative slack overran its period and did not sleep:
+	 * rt-app logs a wu_lat of 0 that measured no wakeup.
+	 */
 	if (c[COL_C_PERIOD] > 0) {
 		v[RS_SLACK] = c[COL_SLACK];
 		v[RS_WU_LAT] = c[COL_WU_LAT];
 		v[RS_PERIOD_JITTER] = fabs(c[COL_PERIOD] - c[COL_C_PERIOD]);
-		have[RS_SLACK] = have[RS_WU_LAT] = have[RS_PERIOD_JITTER] = 1;
+		have[RS_SLACK] = have[RS_PERIOD_JITTER] = 1;
+		have[RS_WU_LAT] = c[COL_SLACK] >= 0;
 	}
 	if (c[COL_C_DURATION] > 0) {
 		v[RS_RUN_INFLATION] = c[COL_RUN] / c[COL_C_DURATION];

@@ -6,8 +6,8 @@
  * because a late start of rt-app's main thread makes the first period
  * miss on a healthy kernel. The first pass has its own first.* metrics.
  * slack, wu_lat and period_jitter only count passes that have a timer
- * (c_period > 0); run_inflation only passes with run events
- * (c_duration > 0).
+ * (c_period > 0), wu_lat only those that slept (slack >= 0);
+ * run_inflation only passes with run events (c_duration > 0).
  *
  * run_inflation sees preemption only for loop-count "run" events: a
  * time-based "runtime" event ends when its wall time is up, preempted or
@@ -114,3 +114,15 @@ const struct metric_def rtapp_metric_defs[] = {
 };
 
 const size_t rtapp_metric_count = ARRAY_SIZE(rtapp_metric_defs);
+
+int rtapp_logs_add_metrics(const struct rtapp_logs *logs,
+			   struct metric_set *set, struct sw_err *err)
+{
+	size_t i;
+
+	for (i = 0; i < logs->n; i++)
+		if (metric_set_add_entity(set, SRC_RTAPP_TASK, &logs->t[i],
+					  logs->t[i].name, logs->t[i].task, -1))
+			return sw_err_set(err, SW_EXIT_RUN_ERROR, "out of memory");
+	return 0;
+}

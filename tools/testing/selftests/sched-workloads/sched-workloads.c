@@ -15,9 +15,11 @@
 #include "battery.h"
 #include "cleanup.h"
 #include "cmd_compare.h"
+#include "fingerprint.h"
 #include "metrics.h"
 #include "prepare.h"
 #include "samples.h"
+#include "sysctl.h"
 #include "probe.h"
 #include "verdict.h"
 #include "workload.h"
@@ -41,6 +43,7 @@ static void print_usage(FILE *f)
 		"       sched-workloads baseline [options] [WORKLOAD...]\n"
 		"       sched-workloads compare [--force] RESULTS_A RESULTS_B\n"
 		"       sched-workloads list [-w DIR]\n"
+		"       sched-workloads fingerprint [-c NS]\n"
 		"       sched-workloads check FILE...\n"
 		"       sched-workloads metrics\n"
 		"       sched-workloads analyze --logs DIR [--trace FILE] [--workload FILE]\n"
@@ -52,6 +55,7 @@ static void print_usage(FILE *f)
 		"  list      the battery, one workload and its purpose per line\n"
 		"  check     validate workload files and their verdict blocks\n"
 		"  metrics   every metric a verdict block may name\n"
+		"  fingerprint  this machine's class and kernel, as runs record them\n"
 		"  analyze   metrics (JSON) and verdicts of a finished run\n"
 		"\n"
 		"  -w, --workloads DIR   workload directory (default: next to the binary)\n"
@@ -117,7 +121,9 @@ static int check_one(const char *path)
 		return err.code;
 	}
 	if (verdict_parse(w.block, path, &vb, &err) ||
-	    prepare_validate(&w, &err) || probe_validate_policies(&w, &err)) {
+	    prepare_validate(&w, &err) || probe_validate_policies(&w, &err) ||
+	    sysctl_validate(json_object_object_get(w.block, "sysctl"), path,
+			    &err)) {
 		fprintf(stderr, "sched-workloads: %s\n", err.msg);
 		ret = err.code;
 	} else {
@@ -226,6 +232,17 @@ int main(int argc, char **argv)
 		return cmd_list(o.workload_dir);
 	if (!strcmp(cmd, "check"))
 		return cmd_check(argc - optind, argv + optind);
+	if (!strcmp(cmd, "fingerprint")) {
+		struct json_object *j;
+		struct fingerprint fp;
+
+		fingerprint_read(&fp, o.calibration);
+		j = fingerprint_to_json(&fp);
+		printf("%s\n", json_object_to_json_string_ext(j,
+			JSON_C_TO_STRING_PRETTY | JSON_C_TO_STRING_NOSLASHESCAPE));
+		json_object_put(j);
+		return 0;
+	}
 	if (!strcmp(cmd, "metrics")) {
 		metric_for_each(print_metric, NULL);
 		return 0;

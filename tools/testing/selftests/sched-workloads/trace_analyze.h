@@ -51,7 +51,7 @@ int trace_analyze(const char *path, const struct trace_opts *opts,
  * Adds entities "comm:pid" (SRC_TRACE_TASK), "cpuN" (SRC_TRACE_CPU) and
  * "system" (SRC_TRACE_SYSTEM) with every trace metric.
  */
-int trace_report_add_metrics(const struct trace_report *r,
+int trace_report_add_metrics(struct trace_report *r,
 			     const struct trace_opts *opts,
 			     struct metric_set *set);
 uint64_t trace_report_lost_events(const struct trace_report *r);

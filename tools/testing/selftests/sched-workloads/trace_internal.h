@@ -39,6 +39,7 @@ struct ta_task {
 	uint64_t since;		/* start of the current state */
 	uint64_t waking_ts;	/* wakeup pending since; 0 = none */
 	uint64_t rq_ts;		/* waiting: last queued on t->cpu */
+	int rq_preempted;	/* ... by a switch out while runnable */
 	int mask;		/* affinity class it was counted under */
 	int rt_lower;		/* waiting while an allowed CPU runs lower */
 	int was_rt;
@@ -89,6 +90,8 @@ struct trace_report {
 	uint64_t first_ts, last_ts, end_ts;
 	uint64_t nevents, nswitch;
 	uint64_t inferred;		/* switches deduced, not recorded */
+	int foreign_known;		/* set by trace_report_add_metrics() */
+	uint64_t foreign_ns;		/* CPU time of unselected tasks */
 	uint64_t lost_rec, lost_stats;
 	int lost_unknown;		/* a page said "missed" without a count */
 	int stopped;			/* past the window: not an error */

@@ -133,6 +133,11 @@
  *                         unreliable and the caller should say so
  *   trace.window          length of the measured window
  *   trace.events          events read in it (and before it)
+ *   foreign.cpu_share     CPU time of every task outside the workload
+ *                         (not matched by trace_opts.task_globs; kernel
+ *                         threads included) over window * CPUs; NAN
+ *                         without task_globs. A run where this is large
+ *                         was disturbed by something else on the machine
  *   trace.inferred_switches  switches inferred in the window, to a task or
  *                         to idle; many on a CPU mean its idle task (or
  *                         some task) leaves no events of its own
@@ -154,7 +159,7 @@ enum {
 	T_RT_LOWER, T_UNOBSERVED, T_EST, T_INFERRED,
 	C_BUSY, C_IDLE, C_BUSY_SHARE, C_OVER, C_IPI, C_FREQ,
 	S_WC, S_WC_SHARE, S_WC_LONGEST, S_RT_LOWER, S_IPI, S_FREQ, S_LOST,
-	S_WINDOW, S_EVENTS, S_INFERRED,
+	S_WINDOW, S_EVENTS, S_INFERRED, S_FOREIGN,
 };
 
 static double us(uint64_t ns)
@@ -290,6 +295,9 @@ static double sys_val(const void *e, const struct metric_def *d)
 		return worst;
 	case S_WINDOW:
 		return us(win);
+	case S_FOREIGN:
+		return r->foreign_known && r->ncpus ?
+		       (double)r->foreign_ns / ((double)win * r->ncpus) : NAN;
 	}
 	return NAN;
 }
@@ -363,6 +371,8 @@ const struct metric_def trace_metric_defs[] = {
 	    "events dropped by the ring buffer"),
 	SYS("trace.window", "us", S_WINDOW, "length of the measured window"),
 	SYS("trace.events", "count", S_EVENTS, "events read"),
+	SYS("foreign.cpu_share", "share", S_FOREIGN,
+	    "CPU time of tasks outside the workload / (window * CPUs)"),
 	SYS("trace.inferred_switches", "count", S_INFERRED,
 	    "context switches deduced from the events, not recorded"),
 };
@@ -410,13 +420,20 @@ static void task_entity_name(const struct trace_report *r,
 		snprintf(buf, len, "%s#%d", t->comm, rank);
 }
 
-int trace_report_add_metrics(const struct trace_report *r,
+int trace_report_add_metrics(struct trace_report *r,
 			     const struct trace_opts *opts,
 			     struct metric_set *set)
 {
 	const struct ta_task *t;
 	char name[64];
 	int c;
+
+	/* What ran besides the workload: a disturbed run is no evidence. */
+	r->foreign_known = opts && opts->task_globs;
+	r->foreign_ns = 0;
+	for (t = r->tasks; r->foreign_known && t; t = t->next)
+		if (t->pid && !task_selected(t, opts))
+			r->foreign_ns += t->cpu_ns;
 
 	for (t = r->tasks; t; t = t->next) {
 		if (!task_selected(t, opts))

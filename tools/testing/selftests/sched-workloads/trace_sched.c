@@ -210,13 +210,15 @@ static void task_leave(struct trace_report *r, struct ta_task *t, uint64_t ts)
 	t->since = ts;
 }
 
+/* @preempted: switched out runnable, not woken or moved there. */
 static void task_wait(struct trace_report *r, struct ta_task *t, int cpu,
-		      uint64_t ts)
+		      uint64_t ts, int preempted)
 {
 	task_leave(r, t, ts);
 	t->state = TS_WAITING;
 	t->cpu = cpu_of(r, cpu) ? cpu : -1;
 	t->rq_ts = ts;
+	t->rq_preempted = preempted;
 	t->wait_cur_ns = 0;
 	t->mask = task_mask(r, t);
 	wait_count(r, t, 1, ts);
@@ -232,6 +234,7 @@ static void wait_move(struct trace_report *r, struct ta_task *t, int cpu,
 	wait_count(r, t, -1, ts);
 	t->cpu = cpu;
 	t->rq_ts = ts;
+	t->rq_preempted = 0;
 	wait_count(r, t, 1, ts);
 }
 
@@ -439,10 +442,12 @@ static void task_gone(struct trace_report *r, int cpu, uint64_t ts)
 /*
  * A switch on @cpu (known) to @pid (0 = idle) that the trace did not
  * record, seen at @ts. The switch time is unknown, so a pending wakeup
- * gives no latency sample. With @guess (no events lost), a task queued on
- * @cpu while it idled most likely ran right after the later of its
- * queueing and the last sign of idle there: that interval moves from
- * runnable to running and from idle to busy (cpu_time.estimated).
+ * gives no latency sample. With @guess (no events lost), a task woken or
+ * moved onto @cpu while it idled most likely ran right after the later of
+ * its queueing and the last sign of idle there: that interval moves from
+ * runnable to running and from idle to busy (cpu_time.estimated). Not a
+ * task switched out runnable before the CPU went idle: that one was
+ * throttled (CFS bandwidth, RT throttling) and waited for its quota.
  */
 static void infer_switch(struct trace_report *r, int cpu, int pid,
 			 uint64_t ts, int guess)
@@ -467,7 +472,7 @@ static void infer_switch(struct trace_report *r, int cpu, int pid,
 	if (t->state == TS_WAITING) {
 		if (t->waking_ts && ta_in_window(r, ts))
 			t->lat_unobserved++;
-		if (guess && was_idle && t->cpu == cpu)
+		if (guess && was_idle && t->cpu == cpu && !t->rq_preempted)
 			from = t->rq_ts > c->idle_ts ? t->rq_ts : c->idle_ts;
 	}
 	if (ta_in_window(r, ts))
@@ -574,7 +579,7 @@ void ta_switch(struct trace_report *r, int cpu, uint64_t ts, int prev_pid,
 		if (t->state != TS_RUNNING)
 			t->cpu = cpu;	/* it ran here after all */
 		if (runnable) {
-			task_wait(r, t, cpu, ts);
+			task_wait(r, t, cpu, ts, 1);
 		} else if (t->exiting) {
 			task_retire(r, t, ts);
 		} else {
@@ -619,7 +624,7 @@ void ta_waking(struct trace_report *r, uint64_t ts, int pid,
 	}
 	/* A new task has no sched_waking: it waits, but is no wakeup sample. */
 	t->waking_ts = is_new ? 0 : ts;
-	task_wait(r, t, target_cpu, ts);
+	task_wait(r, t, target_cpu, ts, 0);
 }
 
 void ta_wakeup(struct trace_report *r, uint64_t ts, int pid,

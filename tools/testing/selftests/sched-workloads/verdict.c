@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "expr.h"
 #include "samples.h"
 #include "verdict.h"
 #include "workload.h"
@@ -108,17 +109,40 @@ static int parse_selector(struct json_object *c, struct check *ck,
 	return 0;
 }
 
+/* A number, or an expression checked now and evaluated when judged. */
+static int parse_bound(struct json_object *c, const char *key, int *has,
+		       double *v, char *expr, size_t len,
+		       const struct place *pl, struct sw_err *err)
+{
+	struct json_object *o;
+	char why[128];
+
+	if (!json_object_object_get_ex(c, key, &o) ||
+	    !json_object_is_type(o, json_type_string))
+		return parse_number(c, key, has, v, pl, err);
+	if (expr_eval(json_object_get_string(o), 1, v, why, sizeof(why)) ||
+	    strlen(json_object_get_string(o)) >= len)
+		return sw_err_set(err, SW_EXIT_BAD_WORKLOAD, "%s: %s.%s: %s",
+				  pl->file, pl->at, key, why);
+	snprintf(expr, len, "%s", json_object_get_string(o));
+	*has = 1;
+	return 0;
+}
+
 static int parse_bounds(struct json_object *c, struct check *ck,
 			const struct place *pl, struct sw_err *err)
 {
-	if (parse_number(c, "min", &ck->has_min, &ck->min, pl, err) ||
-	    parse_number(c, "max", &ck->has_max, &ck->max, pl, err))
+	if (parse_bound(c, "min", &ck->has_min, &ck->min, ck->min_expr,
+			sizeof(ck->min_expr), pl, err) ||
+	    parse_bound(c, "max", &ck->has_max, &ck->max, ck->max_expr,
+			sizeof(ck->max_expr), pl, err))
 		return -1;
 	if (!ck->has_min && !ck->has_max)
 		return sw_err_set(err, SW_EXIT_BAD_WORKLOAD,
 				  "%s: %s: neither \"min\" nor \"max\": a check that cannot fail",
 				  pl->file, pl->at);
-	if (ck->has_min && ck->has_max && ck->min > ck->max)
+	if (ck->has_min && ck->has_max && ck->min > ck->max &&
+	    !ck->min_expr[0] && !ck->max_expr[0])
 		return sw_err_set(err, SW_EXIT_BAD_WORKLOAD, "%s: %s: min %g > max %g",
 				  pl->file, pl->at, ck->min, ck->max);
 	return 0;
@@ -342,24 +366,45 @@ static int judge_unusable(const struct check *ck, const struct metric_samples *m
 	return 0;
 }
 
+/* The bounds of a check now: expressions read the machine as it is. */
+static int eval_bounds(const struct check *ck, double *min, double *max,
+		       struct verdict_result *r)
+{
+	char why[128];
+
+	*min = ck->min;
+	*max = ck->max;
+	if ((ck->min_expr[0] && expr_eval(ck->min_expr, 0, min, why, sizeof(why))) ||
+	    (ck->max_expr[0] && expr_eval(ck->max_expr, 0, max, why, sizeof(why)))) {
+		r->status = V_ERROR;
+		snprintf(r->diag, sizeof(r->diag), "ERROR %s: bound: %s",
+			 ck->def->name, why);
+		return -1;
+	}
+	return 0;
+}
+
 static void judge_absolute(const struct check *ck,
 			   const struct metric_samples *ms,
 			   const struct verdict_input *in,
 			   struct verdict_result *r)
 {
-	double v = samples_median(ms);
-	char expect[64], reps[160];
+	double v = samples_median(ms), min, max;
+	char expect[320], reps[160];
 
-	if (judge_unusable(ck, ms, v, in, r))
+	if (judge_unusable(ck, ms, v, in, r) || eval_bounds(ck, &min, &max, r))
 		return;
 	if (ck->has_min && ck->has_max)
-		snprintf(expect, sizeof(expect), "in [%g, %g]", ck->min, ck->max);
+		snprintf(expect, sizeof(expect), "in [%g, %g]", min, max);
 	else if (ck->has_min)
-		snprintf(expect, sizeof(expect), ">= %g", ck->min);
+		snprintf(expect, sizeof(expect), ">= %g", min);
 	else
-		snprintf(expect, sizeof(expect), "<= %g", ck->max);
+		snprintf(expect, sizeof(expect), "<= %g", max);
+	if (ck->min_expr[0] || ck->max_expr[0])
+		snprintf(expect + strlen(expect), sizeof(expect) - strlen(expect),
+			 " (%s)", ck->min_expr[0] ? ck->min_expr : ck->max_expr);
 	format_reps(ms, reps, sizeof(reps));
-	r->status = (ck->has_min && v < ck->min) || (ck->has_max && v > ck->max) ?
+	r->status = (ck->has_min && v < min) || (ck->has_max && v > max) ?
 		    V_FAIL : V_PASS;
 	snprintf(r->diag, sizeof(r->diag), "%s %s: %s = %g %s%s, expected %s%s%s",
 		 r->status == V_PASS ? "ok" : "FAIL", ms->entity, ck->def->name,

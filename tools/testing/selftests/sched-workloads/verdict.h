@@ -10,7 +10,8 @@
  * "task" is a glob matched against the rt-app task name (or the comm, for
  * trace metrics) and against the entity name ("audio-0", "hog#2"); "cpu"
  * a CPU number or "*". Absolute checks bound the median over the run's
- * repetitions ("min"/"max", inclusive). Baseline checks compare the
+ * repetitions ("min"/"max", inclusive; a number, or an expression of
+ * expr.h judged when the check is). Baseline checks compare the
  * repetitions with the baseline's by the rule of compare.h: "better" says
  * which way is good, "rel" (a fraction) and "abs" (in the metric's unit)
  * the smallest change that matters, "tail" that the metric is a tail.
@@ -32,6 +33,8 @@ struct check {
 	char selector[64];	/* glob on task/comm, or CPU number; "*" */
 	int has_min, has_max;	/* absolute */
 	double min, max;
+	char min_expr[128];	/* when a bound is an expression (expr.h) */
+	char max_expr[128];
 	struct compare_rule rule;	/* baseline */
 	char why[256];
 };

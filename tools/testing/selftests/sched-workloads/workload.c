@@ -110,6 +110,23 @@ int workload_load(const char *path, struct workload *w, struct sw_err *err)
 			   path, WORKLOAD_BLOCK_KEY);
 		goto fail;
 	}
+	json_object_object_foreach(w->block, key, val) {
+		static const char *const known[] = {
+			"description", "checks", "baseline", "scale", "sysctl",
+			"refusal",
+		};
+		size_t i;
+
+		(void)val;
+		for (i = 0; i < ARRAY_SIZE(known) && strcmp(key, known[i]); i++)
+			;
+		if (i == ARRAY_SIZE(known)) {
+			sw_err_set(err, SW_EXIT_BAD_WORKLOAD,
+				   "%s: \"%s.%s\": unknown key (known: description, checks, baseline, scale, sysctl, refusal)",
+				   path, WORKLOAD_BLOCK_KEY, key);
+			goto fail;
+		}
+	}
 	if (!json_object_object_get_ex(w->block, "description", &desc) ||
 	    !json_object_is_type(desc, json_type_string)) {
 		sw_err_set(err, SW_EXIT_BAD_WORKLOAD,

@@ -52,6 +52,14 @@ def live_lock():
             fcntl.flock(f, fcntl.LOCK_UN)
 
 
+def results_dir(stdout):
+    """The run's results directory, from its "# results: DIR" line."""
+    for line in stdout.splitlines():
+        if line.startswith("# results: "):
+            return line[len("# results: "):]
+    return None
+
+
 def tracing_instances():
     path = "/sys/kernel/tracing/instances"
     return sorted(os.listdir(path)) if os.path.isdir(path) else []

@@ -11,7 +11,8 @@ import time
 import unittest
 
 from swtest import (BINARY, CHILD_ENV, EXIT_PASS, EXIT_SKIP, fixture,
-                    ktap_results, live_lock, load_json, sw, tracing_instances)
+                    ktap_results, live_lock, load_json, results_dir, sw,
+                    tracing_instances)
 
 IS_ROOT = os.geteuid() == 0
 RESULTS = "/tmp/sched-workloads-live-tests"
@@ -21,13 +22,6 @@ def rtapp_processes():
     out = subprocess.run(["pgrep", "-x", "rt-app"], capture_output=True,
                          text=True).stdout
     return out.split()
-
-
-def results_dir(stdout):
-    for line in stdout.splitlines():
-        if line.startswith("# results: "):
-            return line[len("# results: "):]
-    return None
 
 
 @unittest.skipUnless(IS_ROOT, "live tests need root")

@@ -20,7 +20,8 @@ import glob
 import os
 import unittest
 
-from swtest import EXIT_PASS, fixture, live_lock, load_json, sw
+from swtest import (EXIT_PASS, fixture, live_lock, load_json, results_dir,
+                    sw)
 
 IS_ROOT = os.geteuid() == 0
 RESULTS = "/tmp/sched-workloads-live-tests"
@@ -44,9 +45,7 @@ class TestCrossCheck(unittest.TestCase):
         with live_lock():
             cls.r = sw("run", "-r", RESULTS,
                        fixture("workloads", "crosscheck.json"), timeout=120)
-        root = [line.split(": ", 1)[1] for line in cls.r.stdout.splitlines()
-                if line.startswith("# results: ")][0]
-        cls.dir = os.path.join(root, "crosscheck")
+        cls.dir = os.path.join(results_dir(cls.r.stdout), "crosscheck")
         m = load_json(os.path.join(cls.dir, "metrics.json"))
         cls.log = m["rtapp_tasks"]["tick-0"]
         ticks = [v for k, v in m["trace_tasks"].items()

@@ -5,6 +5,7 @@ The outcome of every check in fixtures/workloads/verdicts.json is worked
 out by hand from the fixture logs (see test_rtapp_logs.py for the
 values).
 """
+import os
 import unittest
 
 from swtest import (EXIT_BAD_WORKLOAD, EXIT_FAIL, EXIT_PASS, fixture,
@@ -14,13 +15,13 @@ EXPECTED = [
     # (name, ok): value against bound
     ("verdicts.audio-0.missed_periods", False),     # 2 > 0
     ("verdicts.audio-0.slack.p50", True),           # 6000 >= 6000
-    ("verdicts.audio-0.wu_lat.p90", False),         # 1000 > 999
+    ("verdicts.audio-0.wu_lat.p90", False),         # 80 > 79
     ("verdicts.hog-1.run_inflation.max", True),     # 1.5 <= 1.5
     ("verdicts.audio-0.run_inflation.p50", True),   # 1.1 in [1.0, 1.1]
     ("verdicts.hog-1.run_inflation.p50", True),     # 1.0 in [1.0, 1.1]
     ("verdicts.hog-1.slack.min", False),            # no timer: not measured
     ("verdicts.nobody.passes", False),              # selects nothing
-    ("verdicts.audio-0.wu_lat.p50", True),          # 80 <= 80
+    ("verdicts.audio-0.wu_lat.p50", True),          # 60 <= 60
     ("verdicts.audio-0.wu_lat.p50.2", True),        # same metric again
 ]
 
@@ -60,11 +61,10 @@ class TestVerdicts(unittest.TestCase):
         out = self.r.stdout
         self.assertIn("FAIL audio-0: missed_periods = 2 count, expected <= 0",
                       out)
-        self.assertIn("FAIL audio-0: wu_lat.p90 = 1000 us, expected <= 999",
-                      out)
+        self.assertIn("FAIL audio-0: wu_lat.p90 = 80 us, expected <= 79", out)
         self.assertIn("hog-1: slack.min: not measured", out)
         self.assertIn('selector "nobody" matched nothing', out)
-        self.assertIn("expected <= 80: inclusive bound", out)
+        self.assertIn("expected <= 60: inclusive bound", out)
 
     def test_names_unique_and_spaceless(self):
         names = [name for _, _, name, _ in self.results]
@@ -102,6 +102,13 @@ class TestMalformedWorkloads(unittest.TestCase):
         "not-object.json": "top level is not a JSON object",
         "bad-priority.json": "tasks.t.priority: 120 outside 1..99",
         "bad-policy.json": 'tasks.t.policy: unknown policy "SCHED_BATCHY"',
+        "bad-expr.json": "checks[0].min: number, cpus, sysctl:NAME or '('",
+        "bad-expr-word.json": 'checks[0].max: number, cpus, sysctl:NAME or '
+                              "'(' expected at \"ncpus * 2\"",
+        "unknown-block-key.json": '"sched-workloads.tolerance": unknown key',
+        "bad-sysctl-name.json": "sysctl.../../etc/passwd: not a sysctl name",
+        "bad-sysctl-value.json": "sysctl.kernel.sched_rr_timeslice_ms: not "
+                                 "an integer",
     }
 
     def test_check_command(self):
@@ -131,6 +138,25 @@ class TestMalformedWorkloads(unittest.TestCase):
         r = sw("check", fixture("workloads", "verdicts.json"),
                fixture("workloads", "all-pass.json"))
         self.assertEqual(r.returncode, EXIT_PASS, r.stderr)
+
+
+class TestExpressionBounds(unittest.TestCase):
+    """Bounds computed when judged: audio-0 has 6 passes."""
+
+    def test_values(self):
+        r = judge("expr-bounds.json")
+        self.assertEqual(r.returncode, EXIT_FAIL, r.stdout)
+        sub = [(name, ok) for indent, ok, name, _ in ktap_results(r.stdout)
+               if indent == 2]
+        self.assertEqual(sub, [
+            ("expr-bounds.audio-0.passes", True),      # 6 in [6, 100 cpus]
+            ("expr-bounds.audio-0.passes.2", False),   # 6 > 10 - 5
+            ("expr-bounds.audio-0.passes.3", True),    # 6 >= x / x
+            ("expr-bounds.audio-0.passes.4", False),   # no such sysctl
+        ])
+        self.assertIn("expected in [6, %d] (2 * (1 + 2))"
+                      % (100 * os.sysconf("SC_NPROCESSORS_ONLN")), r.stdout)
+        self.assertIn("ERROR passes: bound: cannot read the sysctl", r.stdout)
 
 
 if __name__ == "__main__":

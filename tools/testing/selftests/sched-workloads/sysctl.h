@@ -1,0 +1,26 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Scheduler sysctls a workload sets for its run ("sysctl" in its block:
+ * {"kernel.sched_rr_timeslice_ms": 10}), restored after the run and on
+ * every exit path through the cleanup stack.
+ */
+#ifndef SW_SYSCTL_H
+#define SW_SYSCTL_H
+
+#include <json-c/json.h>
+#include "util.h"
+
+/* Checks names and values without touching the system. */
+int sysctl_validate(struct json_object *map, const char *file,
+		    struct sw_err *err);
+/*
+ * Saves and sets every sysctl of @map. Returns 0; 1 when the kernel
+ * refuses a value (@reason says which: the workload SKIPs; what was set
+ * is restored); -1 with @err on bad input.
+ */
+int sysctl_apply(struct json_object *map, const char *file, char *reason,
+		 size_t len, struct sw_err *err);
+/* Puts back every value sysctl_apply() changed. */
+void sysctl_restore(void);
+
+#endif /* SW_SYSCTL_H */

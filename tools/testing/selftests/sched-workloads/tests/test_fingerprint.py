@@ -1,0 +1,48 @@
+# SPDX-License-Identifier: GPL-2.0
+"""The machine fingerprint, against what Python reads of the machine."""
+import json
+import os
+import re
+import unittest
+
+from swtest import EXIT_PASS, sw
+
+
+def cpuinfo_flags():
+    with open("/proc/cpuinfo") as f:
+        for line in f:
+            if line.startswith("flags"):
+                return line.split(":", 1)[1].split()
+    return []
+
+
+class TestFingerprint(unittest.TestCase):
+    @classmethod
+    def setUpClass(cls):
+        cls.r = sw("fingerprint", "-c", "17")
+        cls.fp = json.loads(cls.r.stdout)
+
+    def test_runs(self):
+        self.assertEqual(self.r.returncode, EXIT_PASS, self.r.stderr)
+
+    def test_class_says_what_it_is(self):
+        arch = os.uname().machine
+        cpus = os.sysconf("SC_NPROCESSORS_ONLN")
+        vm = "hypervisor" in cpuinfo_flags()
+        self.assertEqual(self.fp["arch"], arch)
+        self.assertEqual(self.fp["cpus_online"], cpus)
+        self.assertEqual(self.fp["virtualized"], vm)
+        self.assertRegex(self.fp["class"], r"^%s-%dcpu-[a-z0-9-]+%s$"
+                         % (re.escape(arch), cpus, "-vm" if vm else ""))
+
+    def test_kernel_part(self):
+        self.assertEqual(self.fp["kernel_release"], os.uname().release)
+        self.assertEqual(self.fp["calibration"], 17)
+        if os.path.exists("/proc/config.gz"):
+            self.assertGreater(self.fp["hz"], 0)
+            self.assertIn(self.fp["preempt"],
+                          ("none", "voluntary", "full", "lazy", "rt"))
+
+
+if __name__ == "__main__":
+    unittest.main()
