@@ -22,6 +22,7 @@
 #include "ktap.h"
 #include "metrics.h"
 #include "prepare.h"
+#include "refusal.h"
 #include "probe.h"
 #include "rtapp_log.h"
 #include "rtapp_run.h"
@@ -377,9 +378,39 @@ out:
 	return ret;
 }
 
+/* A workload the kernel must refuse: rt-app once, no trace, one result. */
+static int run_refusal(struct workload_run *r, const struct battery_opts *o,
+		       const char *wdir, const struct refusal *rf,
+		       struct sw_err *err)
+{
+	struct prepare_opts po = {
+		.basename = RTAPP_BASENAME, .calibration = o->calibration,
+	};
+	char dir[PATH_MAX], run_json[PATH_MAX], out[PATH_MAX];
+	struct rtapp_exit ex;
+	double duration;
+
+	po.logdir = dir;
+	if (path_join(dir, sizeof(dir), wdir, "rep-1") || mkdir_p(dir) ||
+	    path_join(run_json, sizeof(run_json), dir, "run.json") ||
+	    path_join(out, sizeof(out), dir, "rt-app.out"))
+		return sw_err_set(err, SW_EXIT_RUN_ERROR, "%s: cannot create", dir);
+	if (prepare_run_json(&r->w, &po, run_json, &duration, err) ||
+	    rtapp_run(rtapp_binary(), run_json, out, duration * 1.5 + 10, &ex, err))
+		return -1;
+	r->res.r = calloc(1, sizeof(*r->res.r));
+	if (!r->res.r)
+		return sw_err_set(err, SW_EXIT_RUN_ERROR, "out of memory");
+	r->res.n = 1;
+	refusal_judge(rf, r->w.name, &ex, out, r->res.r);
+	write_json_file(wdir, "verdicts.json", write_verdicts, &r->res);
+	return 0;
+}
+
 static void run_one(struct workload_run *r, const struct battery_opts *o,
 		    const char *results)
 {
+	struct refusal rf;
 	struct sw_err err = { 0 };
 	char dir[PATH_MAX], copy[PATH_MAX];
 	int refused, ret;
@@ -409,7 +440,10 @@ static void run_one(struct workload_run *r, const struct battery_opts *o,
 		r->status = V_SKIP;
 		return;
 	}
-	ret = run_and_judge(r, o, dir, &err);
+	ret = refusal_parse(r->w.block, r->w.path, &rf, &err);
+	if (!ret)
+		ret = rf.expected ? run_refusal(r, o, dir, &rf, &err) :
+		      run_and_judge(r, o, dir, &err);
 	sysctl_restore();
 	if (ret < 0)
 		goto error;

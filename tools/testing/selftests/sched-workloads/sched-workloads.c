@@ -21,6 +21,7 @@
 #include "samples.h"
 #include "sysctl.h"
 #include "probe.h"
+#include "refusal.h"
 #include "verdict.h"
 #include "workload.h"
 
@@ -113,6 +114,7 @@ static int check_one(const char *path)
 {
 	struct verdict_block vb = { 0 };
 	struct sw_err err = { 0 };
+	struct refusal rf;
 	struct workload w;
 	int ret = 0;
 
@@ -121,6 +123,7 @@ static int check_one(const char *path)
 		return err.code;
 	}
 	if (verdict_parse(w.block, path, &vb, &err) ||
+	    refusal_parse(w.block, path, &rf, &err) ||
 	    prepare_validate(&w, &err) || probe_validate_policies(&w, &err) ||
 	    sysctl_validate(json_object_object_get(w.block, "sysctl"), path,
 			    &err)) {

@@ -271,7 +271,9 @@ int verdict_parse(struct json_object *block, const char *file,
 		verdict_block_free(vb);
 		return -1;
 	}
-	if (vb->n == vb->n_baseline) {
+	/* A workload the kernel must refuse is judged on that alone. */
+	if (vb->n == vb->n_baseline &&
+	    !json_object_object_get_ex(block, "refusal", NULL)) {
 		verdict_block_free(vb);
 		return sw_err_set(err, SW_EXIT_BAD_WORKLOAD,
 				  "%s: " WORKLOAD_BLOCK_KEY ".checks: missing or empty: a workload without absolute checks gives no verdict on a machine without baseline",

@@ -4,15 +4,18 @@
 Needs root; otherwise every test here skips. Each test holds the live
 lock, so no two live runs (or another engineer's battery) overlap.
 """
+import json
 import os
+import re
 import signal
 import subprocess
+import tempfile
 import time
 import unittest
 
-from swtest import (BINARY, CHILD_ENV, EXIT_PASS, EXIT_SKIP, fixture,
-                    ktap_results, live_lock, load_json, results_dir, sw,
-                    tracing_instances)
+from swtest import (BINARY, CHILD_ENV, EXIT_FAIL, EXIT_PASS, EXIT_SKIP,
+                    fixture, ktap_results, live_lock, load_json, results_dir,
+                    sw, tracing_instances)
 
 IS_ROOT = os.geteuid() == 0
 RESULTS = "/tmp/sched-workloads-live-tests"
@@ -53,30 +56,36 @@ class TestStarterBattery(unittest.TestCase):
     def test_results_directory(self):
         root = results_dir(self.r.stdout)
         self.assertIsNotNone(root)
+        self.assertTrue(os.path.isfile(os.path.join(root,
+                                                    "fingerprint.json")))
         for w in ("periodic-light", "periodic-among-hogs"):
             d = os.path.join(root, w)
-            for f in (w + ".json", "run.json", "rt-app.out",
-                      "trace.dat", "metrics.json", "verdicts.json"):
+            for f in (w + ".json", "samples.json", "verdicts.json"):
                 self.assertTrue(os.path.isfile(os.path.join(d, f)),
                                 "%s/%s" % (d, f))
-            run = load_json(os.path.join(d, "run.json"))
+            for k in (1, 2, 3):
+                rep = os.path.join(d, "rep-%d" % k)
+                for f in ("run.json", "rt-app.out", "trace.dat",
+                          "metrics.json"):
+                    self.assertTrue(os.path.isfile(os.path.join(rep, f)),
+                                    "%s/%s" % (rep, f))
+            run = load_json(os.path.join(d, "rep-1", "run.json"))
             self.assertNotIn("sched-workloads", run)
-            self.assertEqual(run["global"]["logdir"], d)
+            self.assertEqual(run["global"]["logdir"],
+                             os.path.join(d, "rep-1"))
             self.assertIs(run["global"]["ftrace"], False)
             self.assertIsInstance(run["global"]["calibration"], int)
-        hogs = load_json(os.path.join(root, "periodic-among-hogs",
+        hogs = load_json(os.path.join(root, "periodic-among-hogs", "rep-1",
                                       "run.json"))["tasks"]["hog"]
-        self.assertEqual(hogs["instance"], os.cpu_count())
+        self.assertEqual(hogs["instance"], os.sysconf("SC_NPROCESSORS_ONLN"))
 
     def test_trace_saved_uncompressed(self):
-        root = results_dir(self.r.stdout)
-        with open(os.path.join(root, "periodic-light", "trace.dat"),
-                  "rb") as f:
+        trace = os.path.join(results_dir(self.r.stdout), "periodic-light",
+                             "rep-1", "trace.dat")
+        with open(trace, "rb") as f:
             self.assertEqual(f.read(10), b"\x17\x08\x44tracing")
         dump = subprocess.run(["trace-cmd", "dump", "--summary", "-i",
-                               os.path.join(root, "periodic-light",
-                                            "trace.dat")],
-                              capture_output=True, text=True).stdout
+                               trace], capture_output=True, text=True).stdout
         self.assertIn("none\t[Compression algorithm]", dump)
 
     def test_no_lost_events_reported(self):
@@ -124,6 +133,37 @@ class TestSkips(unittest.TestCase):
         self.assertEqual(r.returncode, EXIT_SKIP, r.stdout)
         self.assertIn("ok 1 long-running # SKIP kernel refuses SCHED_FIFO "
                       "for task rt: Operation not permitted", r.stdout)
+
+
+@unittest.skipUnless(IS_ROOT and os.sysconf("SC_NPROCESSORS_ONLN") == 2,
+                     "live tests need root; the shapes assume 2 CPUs")
+class TestRefusal(unittest.TestCase):
+    """A workload the kernel must refuse passes only when refused."""
+    LIVE = True
+
+    def run_dl(self, instances, tmp):
+        w = json.loads(re.sub(r"/\*.*?\*/", "", open(
+            fixture("workloads", "dl-over-admission.json")).read(),
+            flags=re.S))
+        w["tasks"]["dl"]["instance"] = instances
+        path = os.path.join(tmp, "dl-over-admission.json")
+        with open(path, "w") as f:
+            json.dump(w, f)
+        with live_lock():
+            return sw("run", "-n", "1", "-r", RESULTS, path)
+
+    def test_refused(self):
+        with tempfile.TemporaryDirectory() as tmp:
+            r = self.run_dl(4, tmp)
+        self.assertEqual(r.returncode, EXIT_PASS, r.stdout)
+        self.assertIn("ok 1 dl-over-admission.rtapp.refused", r.stdout)
+
+    def test_admitted_fails(self):
+        with tempfile.TemporaryDirectory() as tmp:
+            r = self.run_dl(2, tmp)
+        self.assertEqual(r.returncode, EXIT_FAIL, r.stdout)
+        self.assertIn("not ok 1 dl-over-admission.rtapp.refused", r.stdout)
+        self.assertIn("the kernel was expected to refuse", r.stdout)
 
 
 @unittest.skipUnless(IS_ROOT, "live tests need root")

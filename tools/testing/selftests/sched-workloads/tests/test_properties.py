@@ -1,0 +1,112 @@
+# SPDX-License-Identifier: GPL-2.0
+"""Live: each workload's key check fails when the property it guards is
+broken on purpose.
+
+One file per workload in breakers/: how the property is broken (a patch
+of the workload's JSON, "patch": {"dotted.path": value, null deletes},
+and/or a cgroup whose cpu controller settings the run is put in), and
+the subtests that must then fail. A workload of the battery without a
+breaker fails this test: every key check must be shown able to fail.
+"""
+import glob
+import json
+import os
+import subprocess
+import tempfile
+import unittest
+
+from swtest import (BINARY, CHILD_ENV, COLLECTION, HERE, ktap_results,
+                    live_lock, load_json)
+
+IS_ROOT = os.geteuid() == 0
+RESULTS = "/tmp/sched-workloads-live-tests"
+CGROUP_ROOT = "/sys/fs/cgroup/cpu"
+BREAKERS = sorted(glob.glob(os.path.join(HERE, "breakers", "*.json")))
+
+
+def strip_comments(text):
+    """rt-app's grammar allows /* */ comments; json does not."""
+    out, i = [], 0
+    while i < len(text):
+        if text.startswith("/*", i):
+            i = text.index("*/", i) + 2
+        elif text[i] == '"':
+            j = i + 1
+            while text[j] != '"':
+                j += 2 if text[j] == "\\" else 1
+            out.append(text[i:j + 1])
+            i = j + 1
+        else:
+            out.append(text[i])
+            i += 1
+    return "".join(out)
+
+
+def patched(workload, patch):
+    with open(os.path.join(COLLECTION, "workloads", workload + ".json")) as f:
+        w = json.loads(strip_comments(f.read()))
+    for path, value in (patch or {}).items():
+        keys = path.split(".")
+        obj = w
+        for k in keys[:-1]:
+            obj = obj[k]
+        if value is None:
+            del obj[keys[-1]]
+        else:
+            obj[keys[-1]] = value
+    return w
+
+
+def run_broken(spec, tmp):
+    path = os.path.join(tmp, spec["workload"] + ".json")
+    with open(path, "w") as f:
+        json.dump(patched(spec["workload"], spec.get("patch")), f)
+    argv = [BINARY, "run", "-n", "1", "-B", tmp, "-r", RESULTS, path]
+    group = None
+    if spec.get("cgroup"):
+        group = os.path.join(CGROUP_ROOT, "sw-break-%d" % os.getpid())
+        os.mkdir(group)
+        for name, value in spec["cgroup"].items():
+            with open(os.path.join(group, name), "w") as f:
+                f.write(str(value))
+        argv = ["sh", "-c", 'echo $$ > "$0/cgroup.procs" && exec "$@"',
+                group] + argv
+    try:
+        return subprocess.run(argv, capture_output=True, text=True,
+                              timeout=600, env=CHILD_ENV)
+    finally:
+        if group:
+            os.rmdir(group)
+
+
+class TestEveryWorkloadHasABreaker(unittest.TestCase):
+    def test_coverage(self):
+        workloads = {os.path.basename(p)[:-5] for p in
+                     glob.glob(os.path.join(COLLECTION, "workloads",
+                                            "*.json"))}
+        broken = {load_json(p)["workload"] for p in BREAKERS}
+        self.assertEqual(workloads - broken, set(),
+                         "workloads without a breaker in tests/breakers/")
+
+
+@unittest.skipUnless(IS_ROOT and os.path.isdir(CGROUP_ROOT),
+                     "needs root and the cgroup v1 cpu controller")
+class TestBrokenProperties(unittest.TestCase):
+    LIVE = True
+
+    def test_key_checks_fail(self):
+        for path in BREAKERS:
+            spec = load_json(path)
+            with self.subTest(workload=spec["workload"]):
+                with tempfile.TemporaryDirectory() as tmp, live_lock():
+                    r = run_broken(spec, tmp)
+                sub = {name: ok for indent, ok, name, _
+                       in ktap_results(r.stdout) if indent == 2}
+                for name in spec["expect_fail"]:
+                    self.assertIn(name, sub, r.stdout)
+                    self.assertFalse(sub[name], "%s passed although %s:\n%s"
+                                     % (name, spec["how"], r.stdout))
+
+
+if __name__ == "__main__":
+    unittest.main()
