@@ -73,6 +73,9 @@
  *                         plus every wait after preemption)
  *   runnable_wait.max     longest single runnable stretch
  *   cpu_time              time running
+ *   cpu_share             cpu_time / the window: the part of one CPU the
+ *                         task got over the whole window (lower for a
+ *                         task that lived only part of it)
  *   cpu_time.estimated    part of cpu_time from the estimate above
  *   cpu_time.top_share    share of cpu_time on the CPU it used most
  *   cpu_time.top_cpu      that CPU's number
@@ -154,7 +157,7 @@
 #include "trace_internal.h"
 
 enum {
-	T_WAIT_TOTAL, T_WAIT_MAX, T_CPU, T_TOP_SHARE, T_TOP_CPU, T_NCPUS,
+	T_WAIT_TOTAL, T_WAIT_MAX, T_CPU, T_SHARE, T_TOP_SHARE, T_TOP_CPU, T_NCPUS,
 	T_VOL, T_INVOL, T_MIGR, T_PI_BOOSTS, T_PI_COUNT, T_PI_TOTAL, T_PI_MAX,
 	T_RT_LOWER, T_UNOBSERVED, T_EST, T_INFERRED,
 	C_BUSY, C_IDLE, C_BUSY_SHARE, C_OVER, C_IPI, C_FREQ,
@@ -173,6 +176,13 @@ static double task_lat(const void *e, const struct metric_def *d)
 	struct series *s = (struct series *)&((const struct ta_task *)e)->wakeup_lat;
 
 	return series_stat(s, d->arg);
+}
+
+static uint64_t window_ns(const struct trace_report *r)
+{
+	uint64_t start = r->ws > r->first_ts ? r->ws : r->first_ts;
+
+	return r->nevents && r->end_ts > start ? r->end_ts - start : 0;
 }
 
 static double task_val(const void *e, const struct metric_def *d)
@@ -196,6 +206,8 @@ static double task_val(const void *e, const struct metric_def *d)
 		return us(t->wait_max_ns);
 	case T_CPU:
 		return us(t->cpu_ns);
+	case T_SHARE:
+		return window_ns(r) ? (double)t->cpu_ns / window_ns(r) : NAN;
 	case T_TOP_SHARE:
 		return t->cpu_ns ? (double)top / t->cpu_ns : NAN;
 	case T_TOP_CPU:
@@ -250,13 +262,6 @@ static double cpu_val(const void *e, const struct metric_def *d)
 		return us(c->over_ns);
 	}
 	return NAN;
-}
-
-static uint64_t window_ns(const struct trace_report *r)
-{
-	uint64_t start = r->ws > r->first_ts ? r->ws : r->first_ts;
-
-	return r->nevents && r->end_ts > start ? r->end_ts - start : 0;
 }
 
 static double sys_val(const void *e, const struct metric_def *d)
@@ -325,6 +330,8 @@ const struct metric_def trace_metric_defs[] = {
 	TASK("runnable_wait.max", "us", T_WAIT_MAX,
 	     "longest single runnable-not-running stretch"),
 	TASK("cpu_time", "us", T_CPU, "time running"),
+	TASK("cpu_share", "share", T_SHARE,
+	     "cpu_time / window: the part of one CPU it got"),
 	TASK("cpu_time.estimated", "us", T_EST,
 	     "part of cpu_time estimated after an unrecorded switch in"),
 	TASK("cpu_time.top_share", "share", T_TOP_SHARE,
