@@ -25,7 +25,7 @@ SW_RUN_W :=
 else
 SW_OUT := $(abspath $(O))/kselftest/sched-workloads
 # kselftest copies workloads/ next to the binary only at run_tests/install.
-SW_RUN_W := -w $(CURDIR)/$(SW_DIR)/workloads
+SW_RUN_W := -w $(CURDIR)/$(SW_DIR)/workloads -B $(CURDIR)/$(SW_DIR)/baselines
 endif
 SW_BIN := $(SW_OUT)/sched-workloads
 ASAN_OUT := $(CURDIR)/build/asan/sched-workloads

@@ -48,7 +48,7 @@ struct trace_report;
 int trace_analyze(const char *path, const struct trace_opts *opts,
 		  struct trace_report **out, struct sw_err *err);
 /*
- * Adds entities "comm:pid" (SRC_TRACE_TASK), "cpuN" (SRC_TRACE_CPU) and
+ * Adds entities "comm" or "comm#k" (SRC_TRACE_TASK), "cpuN" (SRC_TRACE_CPU) and
  * "system" (SRC_TRACE_SYSTEM) with every trace metric.
  */
 int trace_report_add_metrics(struct trace_report *r,

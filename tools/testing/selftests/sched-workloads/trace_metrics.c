@@ -22,7 +22,7 @@
  * (it never left the CPU), so no latency spans a period it was on the CPU.
  * After sched_process_exit, the task's last switch out ends it; a pid seen
  * again afterwards (or in a sched_wakeup_new) is a new task, reported as a
- * separate entity ("comm:pid", "comm:pid#2" if both names are the same).
+ * separate entity (see the naming below).
  *
  * Unrecorded switches. A trace can miss a sched_switch: lost events, and
  * tasks whose events in their own (process) context never reach the ring
@@ -62,7 +62,8 @@
  *     keep the state believed at the time (the task waiting on an idle
  *     CPU). No estimate after lost events or on a CPU's first event.
  *
- * Per task (SRC_TRACE_TASK, entity "comm:pid", last comm seen):
+ * Per task (SRC_TRACE_TASK, last comm seen; entity "comm", or "comm#k" for
+ * the k-th of the selected tasks with that comm by pid; the pid is the id):
  *   wakeup_lat.*          sched_waking -> sched_switch in, one sample per
  *                         wakeup that ended in the window with a recorded
  *                         switch in; p50/p90/p99/p999 are nearest-rank
