@@ -35,7 +35,8 @@ class TestStarterBattery(unittest.TestCase):
     def setUpClass(cls):
         with live_lock():
             cls.before = tracing_instances()
-            cls.r = sw("run", "-r", RESULTS, timeout=300)
+            cls.r = sw("run", "-r", RESULTS, "periodic-among-hogs",
+                       "periodic-light", timeout=600)
             cls.after = tracing_instances()
 
     def test_passes(self):
