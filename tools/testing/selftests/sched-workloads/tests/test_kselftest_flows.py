@@ -50,6 +50,10 @@ def make_env():
     the lock this process holds (SCHED_WORKLOADS_LOCK="", as swtest.sw()).
     """
     env = dict(swtest.CHILD_ENV)
+    # The runner passes KSELFTEST_<PROGRAM>_ARGS to the program: one
+    # repetition each is enough to test the flow (the battery's own
+    # verdicts are tested by test_live_battery and test_properties).
+    env["KSELFTEST_SCHED_WORKLOADS_ARGS"] = "run -n 1"
     for k in ("MAKEFLAGS", "MFLAGS", "MAKEOVERRIDES", "MAKELEVEL",
               "MAKE_TERMOUT", "MAKE_TERMERR", "O", "KBUILD_OUTPUT",
               "INSTALL_PATH", "OUTPUT", "TARGETS"):
