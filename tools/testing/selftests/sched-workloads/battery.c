@@ -588,6 +588,7 @@ int battery_run(const struct battery_opts *o, char *const names[], int n)
 {
 	const char *skip = global_skip_reason();
 	int i, total, lock = -1, bad_input = 0, rc;
+	uint64_t t0 = now_mono_ns();
 	char results[PATH_MAX];
 	struct fingerprint fp;
 	char **paths;
@@ -635,6 +636,8 @@ int battery_run(const struct battery_opts *o, char *const names[], int n)
 	workload_list_free(paths, total);
 	if (lock >= 0)
 		close(lock);
+	ktap_diag("%d workloads, %d repetitions each: %.0f s in all", total,
+		  o->repetitions, (now_mono_ns() - t0) / 1e9);
 	rc = ktap_finish();
 	cleanup_all();
 	return bad_input ? SW_EXIT_BAD_WORKLOAD : rc;
