@@ -65,10 +65,10 @@ static int add_trace_metrics(const struct analyze_opts *o,
 			     struct metric_set *set, unsigned long long *lost,
 			     struct sw_err *err)
 {
-	struct trace_report *report = NULL;
 	struct trace_scope scope = { 0 };
+	uint64_t lost_events = 0;
 	struct workload w;
-	int ret = -1;
+	int ret;
 
 	if (o->workload) {
 		if (workload_load(o->workload, &w, err))
@@ -77,24 +77,12 @@ static int add_trace_metrics(const struct analyze_opts *o,
 		workload_free(&w);
 		if (ret)
 			return -1;
-		ret = -1;
 	}
 	scope.opts.affinity_all = o->all_cpus;
 	scope.opts.buffer = o->buffer;
-	if (trace_analyze(o->trace, &scope.opts, &report, err))
-		goto out;
-	*lost = trace_report_lost_events(report);
-	if (trace_report_note(report))
-		fprintf(stderr, "sched-workloads: %s: %s\n", o->trace,
-			trace_report_note(report));
-	if (trace_report_add_metrics(report, &scope.opts, set)) {
-		sw_err_set(err, SW_EXIT_RUN_ERROR, "out of memory");
-		goto out;
-	}
-	ret = 0;
-out:
-	trace_report_free(report);
+	ret = trace_scope_measure(&scope, o->trace, set, &lost_events, err);
 	trace_scope_free(&scope);
+	*lost = lost_events;
 	return ret;
 }
 

@@ -155,27 +155,19 @@ static int add_trace_metrics(struct workload_run *r, const char *dir,
 			     const struct rtapp_logs *logs,
 			     struct metric_set *set, struct sw_err *err)
 {
-	struct trace_report *report = NULL;
 	struct trace_scope scope;
 	char trace[PATH_MAX];
-	int ret = -1;
+	uint64_t lost = 0;
+	int ret;
 
 	if (path_join(trace, sizeof(trace), dir, "trace.dat"))
 		return sw_err_set(err, SW_EXIT_RUN_ERROR, "%s: path too long", dir);
 	if (trace_scope_init(&scope, &r->w, logs, err))
 		return -1;
-	if (trace_analyze(trace, &scope.opts, &report, err))
-		goto out;
-	if (trace_report_lost_events(report) > r->lost_events)
-		r->lost_events = trace_report_lost_events(report);
-	if (trace_report_add_metrics(report, &scope.opts, set)) {
-		sw_err_set(err, SW_EXIT_RUN_ERROR, "out of memory");
-		goto out;
-	}
-	ret = 0;
-out:
-	trace_report_free(report);
+	ret = trace_scope_measure(&scope, trace, set, &lost, err);
 	trace_scope_free(&scope);
+	if (lost > r->lost_events)
+		r->lost_events = lost;
 	return ret;
 }
 

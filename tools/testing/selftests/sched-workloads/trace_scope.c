@@ -2,6 +2,7 @@
 /*
  * Building the trace analysis options of a run.
  */
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -89,6 +90,29 @@ int trace_scope_init(struct trace_scope *s, const struct workload *w,
 	s->opts.ntask_globs = s->n;
 	window_from_logs(&s->opts, logs);
 	return 0;
+}
+
+int trace_scope_measure(struct trace_scope *s, const char *trace,
+			struct metric_set *set, uint64_t *lost,
+			struct sw_err *err)
+{
+	struct trace_report *report = NULL;
+	int ret = -1;
+
+	if (trace_analyze(trace, &s->opts, &report, err))
+		goto out;
+	*lost = trace_report_lost_events(report);
+	if (trace_report_note(report))
+		fprintf(stderr, "sched-workloads: %s: %s\n", trace,
+			trace_report_note(report));
+	if (trace_report_add_metrics(report, &s->opts, set)) {
+		sw_err_set(err, SW_EXIT_RUN_ERROR, "out of memory");
+		goto out;
+	}
+	ret = 0;
+out:
+	trace_report_free(report);
+	return ret;
 }
 
 void trace_scope_free(struct trace_scope *s)

@@ -25,5 +25,12 @@ struct trace_scope {
 int trace_scope_init(struct trace_scope *s, const struct workload *w,
 		     const struct rtapp_logs *logs, struct sw_err *err);
 void trace_scope_free(struct trace_scope *s);
+/*
+ * Analyses @trace as @s says and adds its metrics to @set; @lost gets the
+ * events the trace lost. Why metrics are unknown, if so, goes to stderr.
+ */
+int trace_scope_measure(struct trace_scope *s, const char *trace,
+			struct metric_set *set, uint64_t *lost,
+			struct sw_err *err);
 
 #endif /* SW_TRACE_SCOPE_H */
