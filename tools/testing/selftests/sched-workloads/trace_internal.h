@@ -57,7 +57,7 @@ struct ta_task {
 
 	struct ta_task *hnext;		/* live pids only */
 	struct ta_task *next;		/* every incarnation, first seen first */
-	struct ta_task *rt_next;	/* waiting RT tasks */
+	struct ta_task *rt_next;	/* waiting RT tasks, any affinity */
 };
 
 struct ta_cpu {
@@ -65,6 +65,7 @@ struct ta_cpu {
 	int curr;		/* pid on the CPU, 0 = idle */
 	int curr_prio;
 	int nwait;		/* tasks waiting runnable here */
+	int nfresh;		/* ... woken or moved here, not preempted */
 	uint64_t idle_ts;	/* idle: last time idle was known current */
 	uint64_t since;		/* last accounting */
 	uint64_t first_ts;

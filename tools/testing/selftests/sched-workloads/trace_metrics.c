@@ -58,9 +58,18 @@
  *     and nothing else ran there in between (it would have left a record
  *     or the idle task would have). That interval moves from
  *     runnable_wait to cpu_time (cpu_time.estimated) and from cpu.idle to
- *     cpu.busy, a PI wait ends at its start; wc.*, rt.* and cpu.overloaded
- *     keep the state believed at the time (the task waiting on an idle
- *     CPU). No estimate after lost events or on a CPU's first event.
+ *     cpu.busy, a PI wait ends at its start; cpu.overloaded keeps the
+ *     state believed at the time (the task waiting on an idle CPU). No
+ *     estimate after lost events or on a CPU's first event.
+ *
+ * Taken CPUs. A CPU believed idle with a task queued on it that was woken
+ * or moved there (not one switched out runnable before the CPU idled:
+ * throttled) is taken: it is about to run that task. wc.* and rt.* count
+ * it neither as an idle CPU nor as a task waiting behind another, so a
+ * wakeup onto an idle CPU is no work-conservation or RT-placement event
+ * on any machine, and the unrecorded switches above do not inflate them.
+ * For rt.*, a taken CPU runs its first fresh RT waiter (by priority, then
+ * queueing order) next, or a fair task when it has no RT one.
  *
  * Per task (SRC_TRACE_TASK, last comm seen; entity "comm", or "comm#k" for
  * the k-th of the selected tasks with that comm by pid; the pid is the id):
@@ -98,12 +107,13 @@
  *                         end of the window is not counted
  *   rt.wait_while_lower   for a task that was RT (prio < 100) while
  *                         runnable: runnable time during which some CPU of
- *                         its affinity (trace_opts) was idle or ran a task
- *                         of lower priority (greater prio). Includes its
- *                         own CPU, so a wakeup onto an idle CPU counts its
- *                         latency; placement trouble is the excess over
- *                         wakeup_lat. NAN for non-RT tasks or unknown
- *                         affinity.
+ *                         its affinity (trace_opts) was idle (not taken),
+ *                         ran a task of lower priority (greater prio), or
+ *                         was taken by a lower one; not while it is the
+ *                         one a taken CPU runs next. A wakeup onto a CPU
+ *                         running a lower task counts its latency, one
+ *                         onto an idle CPU does not. NAN for non-RT tasks
+ *                         or unknown affinity.
  *
  * Per CPU (SRC_TRACE_CPU, "cpuN"), over the time the CPU's state is known:
  *   cpu.busy, cpu.idle    time running a task / the idle task (pid 0)
@@ -118,9 +128,10 @@
  *                         there); NAN without cpu_frequency events (VMs)
  *
  * System (SRC_TRACE_SYSTEM, "system"):
- *   wc.idle_while_waiting time during which some CPU is idle while a task
- *                         allowed on it waits runnable on a CPU that runs
- *                         another task (Lozi et al.'s work conservation).
+ *   wc.idle_while_waiting time during which some CPU is idle (not taken)
+ *                         while a task allowed on it waits runnable on a
+ *                         CPU that runs another task (Lozi et al.'s work
+ *                         conservation).
  *                         Allowed = the first trace_opts.aff glob matching
  *                         the comm, else every CPU if affinity_all (except
  *                         per-CPU kthreads, comm "name/<digit>..."), else
@@ -364,7 +375,7 @@ const struct metric_def trace_metric_defs[] = {
 	  .extract = cpu_val, .arg = C_FREQ, .unavailable = NO_CPUFREQ,
 	  .help = "window start to first cpu_frequency at the CPU's max" },
 	SYS("wc.idle_while_waiting", "us", S_WC,
-	    "a CPU idles while a task allowed on it waits elsewhere"),
+	    "a free CPU idles while a task allowed on it waits elsewhere"),
 	SYS("wc.share", "share", S_WC_SHARE,
 	    "wc.idle_while_waiting / window"),
 	SYS("wc.longest", "us", S_WC_LONGEST,

@@ -89,21 +89,57 @@ static void cpu_account(struct trace_report *r, struct ta_cpu *c, uint64_t ts)
 	c->since = ts;
 }
 
-/* 0 = unknown, 1 = idle, 2 = busy */
-static int cpu_class(const struct ta_cpu *c)
-{
-	return c->known ? (c->curr ? 2 : 1) : 0;
-}
+enum { CPU_UNKNOWN, CPU_IDLE, CPU_BUSY, CPU_TAKEN };
 
 /*
- * Sets what runs on @cpu (@known 0: nothing is known any more), keeping
- * the idle set and busy_wait[] in step.
+ * An idle CPU with a task woken or moved onto it is taken: it is about to
+ * run that task, so it is no idle CPU another task could use, and the
+ * task does not wait behind anyone (trace_metrics.c, "Taken CPUs").
  */
+static int cpu_class(const struct ta_cpu *c)
+{
+	if (!c->known)
+		return CPU_UNKNOWN;
+	if (c->curr)
+		return CPU_BUSY;
+	return c->nfresh ? CPU_TAKEN : CPU_IDLE;
+}
+
+/* Keeps the idle set and busy_wait[] in step with a change of class. */
+static void cpu_reclass(struct trace_report *r, int cpu, int before)
+{
+	int after = cpu_class(&r->cpu[cpu]), m;
+
+	if (before == after)
+		return;
+	if (before == CPU_IDLE) {
+		r->nidle--;
+		if (cpu < 64)
+			r->idle_mask &= ~(1ull << cpu);
+	}
+	if (after == CPU_IDLE) {
+		r->nidle++;
+		if (cpu < 64)
+			r->idle_mask |= 1ull << cpu;
+	}
+	if (before != CPU_BUSY && after != CPU_BUSY)
+		return;
+	for (m = 1; m < r->nmask; m++) {
+		unsigned int n = r->wait_cnt[m * r->ncpus + cpu];
+
+		if (before == CPU_BUSY)
+			r->busy_wait[m] -= n;
+		else
+			r->busy_wait[m] += n;
+	}
+}
+
+/* Sets what runs on @cpu (@known 0: nothing is known any more). */
 static void cpu_update(struct trace_report *r, int cpu, int known, int pid,
 		       int prio, uint64_t ts)
 {
 	struct ta_cpu *c = &r->cpu[cpu];
-	int before = cpu_class(c), after, m;
+	int before = cpu_class(c);
 
 	cpu_account(r, c, ts);
 	if (known && !c->first_ts)
@@ -113,27 +149,7 @@ static void cpu_update(struct trace_report *r, int cpu, int known, int pid,
 	c->curr_prio = prio;
 	if (known && !pid)
 		c->idle_ts = ts;
-	after = cpu_class(c);
-	if (before == after)
-		return;
-	if (before == 1) {
-		r->nidle--;
-		if (cpu < 64)
-			r->idle_mask &= ~(1ull << cpu);
-	}
-	if (after == 1) {
-		r->nidle++;
-		if (cpu < 64)
-			r->idle_mask |= 1ull << cpu;
-	}
-	for (m = 1; m < r->nmask; m++) {
-		unsigned int n = r->wait_cnt[m * r->ncpus + cpu];
-
-		if (before == 2)
-			r->busy_wait[m] -= n;
-		if (after == 2)
-			r->busy_wait[m] += n;
-	}
+	cpu_reclass(r, cpu, before);
 }
 
 static void cpu_set_curr(struct trace_report *r, int cpu, int pid, int prio,
@@ -152,16 +168,21 @@ static void wait_count(struct trace_report *r, struct ta_task *t, int delta,
 		       uint64_t ts)
 {
 	struct ta_cpu *c = cpu_of(r, t->cpu);
+	int before;
 
 	if (!c)
 		return;
 	cpu_account(r, c, ts);
+	before = cpu_class(c);
 	c->nwait += delta;
-	if (t->mask == TA_MASK_NONE)
-		return;
-	r->wait_cnt[t->mask * r->ncpus + t->cpu] += delta;
-	if (cpu_class(c) == 2)
-		r->busy_wait[t->mask] += delta;
+	if (!t->rq_preempted)
+		c->nfresh += delta;
+	if (t->mask != TA_MASK_NONE) {
+		r->wait_cnt[t->mask * r->ncpus + t->cpu] += delta;
+		if (before == CPU_BUSY)
+			r->busy_wait[t->mask] += delta;
+	}
+	cpu_reclass(r, t->cpu, before);
 }
 
 static void rt_list_del(struct trace_report *r, struct ta_task *t)
@@ -181,8 +202,8 @@ static void rt_list_del(struct trace_report *r, struct ta_task *t)
 static void rt_list_update(struct trace_report *r, struct ta_task *t)
 {
 	rt_list_del(r, t);
-	if (t->state == TS_WAITING && t->prio < 100 &&
-	    t->mask != TA_MASK_NONE) {
+	/* all of them: they make the CPUs they are about to take busy */
+	if (t->state == TS_WAITING && t->prio < 100) {
 		t->rt_next = r->rt_waiting;
 		r->rt_waiting = t;
 	}
@@ -351,17 +372,60 @@ static int wc_condition(const struct trace_report *r)
 	return 0;
 }
 
+/* Runs before @b on a CPU both were queued on (FIFO within a priority). */
+static int runs_first(const struct ta_task *a, const struct ta_task *b)
+{
+	if (a->prio != b->prio)
+		return a->prio < b->prio;
+	if (a->rq_ts != b->rq_ts)
+		return a->rq_ts < b->rq_ts;
+	return a->pid < b->pid;
+}
+
+/*
+ * The waiting task a taken CPU runs next: the first of its fresh RT
+ * waiters, NULL when they are all fair tasks (lower than any RT one).
+ */
+static const struct ta_task *taken_by(const struct trace_report *r, int cpu)
+{
+	const struct ta_task *t, *best = NULL;
+
+	for (t = r->rt_waiting; t; t = t->rt_next)
+		if (t->cpu == cpu && !t->rq_preempted &&
+		    (!best || runs_first(t, best)))
+			best = t;
+	return best;
+}
+
 static int rt_condition(const struct trace_report *r, const struct ta_task *t)
 {
+	const struct ta_task *next;
 	int c;
 
+	if (t->mask == TA_MASK_NONE)
+		return 0;
+	/* about to run on the CPU it took: not waiting for one */
+	if (t->cpu >= 0 && cpu_class(&r->cpu[t->cpu]) == CPU_TAKEN &&
+	    taken_by(r, t->cpu) == t)
+		return 0;
 	for (c = 0; c < r->ncpus; c++) {
 		const struct ta_cpu *cp = &r->cpu[c];
 
-		if (!cp->known || !mask_has(r, t->mask, c))
+		if (!mask_has(r, t->mask, c))
 			continue;
-		if (!cp->curr || cp->curr_prio > t->prio)
+		switch (cpu_class(cp)) {
+		case CPU_IDLE:
 			return 1;
+		case CPU_BUSY:
+			if (cp->curr_prio > t->prio)
+				return 1;
+			break;
+		case CPU_TAKEN:
+			next = taken_by(r, c);
+			if (!next || next->prio > t->prio)
+				return 1;
+			break;
+		}
 	}
 	return 0;
 }

@@ -124,6 +124,28 @@ class TraceFixtures(unittest.TestCase):
     def test_idle1(self):
         self.compare("idle1")
 
+    def test_taken1(self):
+        self.compare("taken1")
+
+    def test_taken_cpus(self):
+        """taken1: a task woken onto idle CPU 1 makes it no idle CPU."""
+        p = self.check("-A", "rtsleeper1=1", "-A", "hog0*=0-1",
+                       "-t", "rtsleeper1", "-t", "hog0*", self.dats["taken1"])
+        self.assertEqual(p.returncode, 0, p.stderr)
+        m = json.loads(p.stdout)
+        rt = m["trace_tasks"]["rtsleeper1"]
+        s = m["system"]["system"]
+        # its 50 switches in are unrecorded, yet it never waits for a CPU:
+        # alone on CPU 1 at FIFO 50, nothing runs there but itself
+        self.assertGreater(rt["switches.inferred"], 40)
+        self.assertLess(rt["rt.wait_while_lower"], 0.02 * rt["cpu_time"])
+        # a hog always waits on CPU 0; CPU 1 is free while rtsleeper1
+        # sleeps (2 ms of each 3) and between the end of its loop and the
+        # hogs' (150 ms each), never longer than one sleep at a time
+        self.assertGreater(s["wc.share"], 0.55)
+        self.assertLess(s["wc.share"], 0.75)
+        self.assertLess(s["wc.longest"], 5000)
+
     def test_unrecorded_switches(self):
         """idle1: CPU 1's idle task records no switch out (README)."""
         p = self.check("-a", "-t", "sleeper1", self.dats["idle1"])
