@@ -50,6 +50,31 @@ static int parse_column_header(char *line, int pos[NR_COLS], int *ncols)
 	return n <= MAX_COLS ? 0 : -1;
 }
 
+/*
+ * A first pass that ends late (rt-app started the thread after its
+ * absolute timer's first expiry) leaves a backlog: the next passes start
+ * at once, without a sleep, and may overrun too until the spare time of
+ * their periods (c_period - c_duration) has absorbed the first pass's
+ * lateness. Those catch-up passes say how rt-app started, not how the
+ * kernel schedules: they belong to the start-up. A pass is one when the
+ * pass before it was start-up and overran, and it ends no later than the
+ * backlog still unabsorbed: each one uses up a period's spare time, so
+ * the chain is at most first lateness / spare long. A miss beyond that,
+ * or after a pass that slept, is steady state.
+ */
+static int is_catchup(struct rtapp_task_log *t, const double *c)
+{
+	double spare = c[COL_C_PERIOD] - c[COL_C_DURATION];
+
+	if (!t->in_startup || c[COL_C_PERIOD] <= 0 || spare <= 0 ||
+	    c[COL_SLACK] >= 0 || -c[COL_SLACK] > t->catchup_us)
+		return 0;
+	t->catchup_us -= spare;
+	if (t->catchup_us > -c[COL_SLACK])
+		t->catchup_us = -c[COL_SLACK];
+	return 1;
+}
+
 static int add_pass(struct rtapp_task_log *t, const double *c)
 {
 	double v[RS_NR_SERIES];
@@ -82,11 +107,16 @@ static int add_pass(struct rtapp_task_log *t, const double *c)
 		t->start_us = c[COL_START];
 		for (i = 0; i < RS_NR_SERIES; i++)
 			t->first[i] = have[i] ? v[i] : NAN;
-	} else {
+		t->in_startup = 1;
+		t->catchup_us = c[COL_C_PERIOD] > 0 && c[COL_SLACK] < 0 ?
+				-c[COL_SLACK] : 0;
+	} else if (!is_catchup(t, c)) {
+		t->in_startup = 0;
 		for (i = 0; i < RS_NR_SERIES; i++)
 			if (have[i] && series_add(&t->s[i], v[i]))
 				return -1;
 	}
+	t->startup_passes += t->in_startup;
 	t->end_us = c[COL_END];
 	t->passes++;
 	return 0;

@@ -28,7 +28,13 @@ struct rtapp_task_log {
 	size_t passes;		/* every logged pass, the first included */
 	int has_first;
 	double first[RS_NR_SERIES];	/* the first pass, judged apart */
-	/* Steady state: every pass but the first. */
+	/*
+	 * Start-up: the first pass and the catch-up passes its lateness
+	 * caused (rtapp_log.c); the steady state is every pass after them.
+	 */
+	size_t startup_passes;
+	int in_startup;
+	double catchup_us;	/* lateness a catch-up pass may still absorb */
 	struct series s[RS_NR_SERIES];
 	double start_us, end_us;	/* CLOCK_MONOTONIC span of the passes */
 };

@@ -2,9 +2,12 @@
 /*
  * Metrics measured on rt-app's logs, one thread at a time.
  *
- * Series metrics cover the steady state: every logged pass but the first,
- * because a late start of rt-app's main thread makes the first period
- * miss on a healthy kernel. The first pass has its own first.* metrics.
+ * Series metrics cover the steady state: every logged pass after the
+ * start-up, because a late start of rt-app's threads makes the first
+ * period miss on a healthy kernel, and with an absolute timer the next
+ * passes catch up on that lateness (rtapp_log.c says which count). The
+ * first pass has its own first.* metrics, startup.passes says how long
+ * the start-up lasted.
  * slack, wu_lat and period_jitter only count passes that have a timer
  * (c_period > 0), wu_lat only those that slept (slack >= 0);
  * run_inflation only passes with run events (c_duration > 0).
@@ -49,6 +52,14 @@ static double rtapp_passes(const void *entity, const struct metric_def *def)
 	return (double)t->passes;
 }
 
+static double rtapp_startup(const void *entity, const struct metric_def *def)
+{
+	const struct rtapp_task_log *t = entity;
+
+	(void)def;
+	return (double)t->startup_passes;
+}
+
 static double rtapp_missed(const void *entity, const struct metric_def *def)
 {
 	struct rtapp_task_log *t = (struct rtapp_task_log *)entity;
@@ -68,6 +79,8 @@ static double rtapp_missed(const void *entity, const struct metric_def *def)
 const struct metric_def rtapp_metric_defs[] = {
 	{ "passes", "count", SRC_RTAPP_TASK, rtapp_passes, 0,
 	  "passes through the task's event list that rt-app logged", NULL },
+	{ "startup.passes", "count", SRC_RTAPP_TASK, rtapp_startup, 0,
+	  "the first pass and the passes catching up on its lateness", NULL },
 	{ "missed_periods", "count", SRC_RTAPP_TASK, rtapp_missed, 0,
 	  "steady-state passes with negative slack (period overrun)", NULL },
 	S("slack.negative_share", "share", RS_SLACK, STAT_NEG_SHARE,

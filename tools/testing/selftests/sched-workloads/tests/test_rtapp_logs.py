@@ -90,6 +90,48 @@ class TestBasicLogs(unittest.TestCase):
         self.assertAlmostEqual(h["run_inflation.max"], 1.5)
 
 
+class TestStartup(unittest.TestCase):
+    """The first pass and its catch-up passes are the start-up.
+
+    Every task has c_period 10000; the spare time of a period is
+    c_period - c_duration (6000 but for "full"). The backlog left by the
+    first pass is its lateness (-slack); a following overrun is catch-up
+    when it ends no later than the backlog left, which then shrinks to
+    min(backlog - spare, its own lateness).
+    """
+    @classmethod
+    def setUpClass(cls):
+        cls.m = metrics_of("startup")
+
+    def test_catchup_passes(self):
+        # late: backlog 8000; pass 2 (3000 <= 8000) -> min(2000, 3000);
+        # pass 3 (1500 <= 2000) -> min(-4000, 1500); pass 4 (-500) is
+        # beyond it: steady slack -500 2000 -100
+        t = self.m["late-0"]
+        self.assertEqual(t["startup.passes"], 3)
+        self.assertEqual(t["first.slack"], -8000)
+        self.assertEqual(t["missed_periods"], 2)
+        self.assertEqual(t["slack.min"], -500)
+        self.assertEqual(t["slack.p50"], -100)
+        self.assertEqual(t["wu_lat.max"], 30)
+
+    def test_pass_that_slept_ends_startup(self):
+        t = self.m["ontime-1"]
+        self.assertEqual(t["startup.passes"], 1)
+        self.assertEqual(t["missed_periods"], 1)
+
+    def test_later_than_the_backlog_is_steady(self):
+        # 9000 > 8000: the second pass is late on its own account
+        t = self.m["runaway-2"]
+        self.assertEqual(t["startup.passes"], 1)
+        self.assertEqual(t["missed_periods"], 2)
+
+    def test_no_spare_time_no_catchup(self):
+        t = self.m["full-3"]
+        self.assertEqual(t["startup.passes"], 1)
+        self.assertEqual(t["missed_periods"], 1)
+
+
 class TestUpstreamFlavour(unittest.TestCase):
     """Tabs, an extra column: columns are found by name."""
 
