@@ -75,6 +75,32 @@ static int is_catchup(struct rtapp_task_log *t, const double *c)
 	return 1;
 }
 
+/*
+ * The first duty-cycle step: a timer pass whose configured run
+ * (c_duration) is at least twice the one before it, as when a phase of
+ * light jobs gives way to heavy ones. The passes from it on that overran,
+ * until one met its period, say how fast the task got the CPU time (and,
+ * with loop-count run events and cpufreq, the frequency) its new duty
+ * needs. Start-up passes count too: a task starved from the start must
+ * not hide its step in a start-up that never ends.
+ */
+static void step_track(struct rtapp_task_log *t, const double *c)
+{
+	if (c[COL_C_PERIOD] <= 0)
+		return;
+	if (t->step_state == STEP_NONE && t->passes &&
+	    t->prev_c_duration > 0 &&
+	    c[COL_C_DURATION] >= 2 * t->prev_c_duration)
+		t->step_state = STEP_SETTLING;
+	t->prev_c_duration = c[COL_C_DURATION];
+	if (t->step_state != STEP_SETTLING)
+		return;
+	if (c[COL_SLACK] < 0)
+		t->step_missed++;
+	else
+		t->step_state = STEP_SETTLED;
+}
+
 static int add_pass(struct rtapp_task_log *t, const double *c)
 {
 	double v[RS_NR_SERIES];
@@ -116,6 +142,7 @@ static int add_pass(struct rtapp_task_log *t, const double *c)
 			if (have[i] && series_add(&t->s[i], v[i]))
 				return -1;
 	}
+	step_track(t, c);
 	t->startup_passes += t->in_startup;
 	t->end_us = c[COL_END];
 	t->passes++;

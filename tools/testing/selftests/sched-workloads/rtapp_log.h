@@ -20,6 +20,8 @@ enum rtapp_series {
 	RS_NR_SERIES,
 };
 
+enum { STEP_NONE, STEP_SETTLING, STEP_SETTLED };
+
 struct rtapp_task_log {
 	char name[64];		/* "<task>-<idx>": unique in the run */
 	char task[48];		/* the task's key in the workload */
@@ -35,6 +37,10 @@ struct rtapp_task_log {
 	size_t startup_passes;
 	int in_startup;
 	double catchup_us;	/* lateness a catch-up pass may still absorb */
+	/* The first duty-cycle step of the steady state (rtapp_log.c). */
+	double prev_c_duration;
+	int step_state;		/* STEP_* */
+	size_t step_missed;
 	struct series s[RS_NR_SERIES];
 	double start_us, end_us;	/* CLOCK_MONOTONIC span of the passes */
 };

@@ -7,7 +7,9 @@
  * period miss on a healthy kernel, and with an absolute timer the next
  * passes catch up on that lateness (rtapp_log.c says which count). The
  * first pass has its own first.* metrics, startup.passes says how long
- * the start-up lasted.
+ * the start-up lasted. step.missed_periods counts the overruns from the
+ * steady state's first duty-cycle step until a pass met its period again
+ * (rtapp_log.c), NAN for a task without such a step.
  * slack, wu_lat and period_jitter only count passes that have a timer
  * (c_period > 0), wu_lat only those that slept (slack >= 0);
  * run_inflation only passes with run events (c_duration > 0).
@@ -58,6 +60,15 @@ static double rtapp_startup(const void *entity, const struct metric_def *def)
 
 	(void)def;
 	return (double)t->startup_passes;
+}
+
+static double rtapp_step_missed(const void *entity,
+				const struct metric_def *def)
+{
+	const struct rtapp_task_log *t = entity;
+
+	(void)def;
+	return t->step_state == STEP_NONE ? NAN : (double)t->step_missed;
 }
 
 static double rtapp_missed(const void *entity, const struct metric_def *def)
@@ -120,6 +131,9 @@ const struct metric_def rtapp_metric_defs[] = {
 	  "median of perf / run: work done per us inside run events"),
 	S("rate.p10", "loops/us", RS_RATE, STAT_P10,
 	  "10th percentile of perf / run (the passes that got least CPU)"),
+	{ "step.missed_periods", "count", SRC_RTAPP_TASK, rtapp_step_missed, 0,
+	  "overruns from the first duty step (c_duration x2) to a pass on time",
+	  NULL },
 	{ "first.slack", "us", SRC_RTAPP_TASK, rtapp_first_metric, RS_SLACK,
 	  "timer slack of the first pass", NULL },
 	{ "first.wu_lat", "us", SRC_RTAPP_TASK, rtapp_first_metric, RS_WU_LAT,

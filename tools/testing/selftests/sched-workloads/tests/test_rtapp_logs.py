@@ -132,6 +132,38 @@ class TestStartup(unittest.TestCase):
         self.assertEqual(t["missed_periods"], 1)
 
 
+class TestDutyStep(unittest.TestCase):
+    """step.missed_periods: overruns from the first doubling of c_duration
+    (after the start-up) until a pass met its period."""
+    @classmethod
+    def setUpClass(cls):
+        cls.m = metrics_of("step")
+
+    def test_overruns_until_on_time(self):
+        # 1000 x3, then 9000: -500 -200 (counted) 600 (settled) -100
+        t = self.m["duty-0"]
+        self.assertEqual(t["step.missed_periods"], 2)
+        self.assertEqual(t["missed_periods"], 3)
+
+    def test_no_step(self):
+        self.assertIsNone(self.m["flat-1"]["step.missed_periods"])
+        # 1000 -> 1500 is no doubling
+        self.assertIsNone(self.m["small-2"]["step.missed_periods"])
+
+    def test_step_after_a_late_start(self):
+        # backlog 30000; -25000 -> min(21000, 25000); -20000 -> 12000;
+        # the first heavy pass (-19000) is beyond it: start-up 3 passes,
+        # and the step's overruns never end
+        t = self.m["starved-4"]
+        self.assertEqual(t["startup.passes"], 3)
+        self.assertEqual(t["missed_periods"], 3)
+        self.assertEqual(t["step.missed_periods"], 3)
+
+    def test_first_step_only(self):
+        # 1000 -> 3000 is the step, met at once; 3000 -> 9000 comes after
+        self.assertEqual(self.m["second-3"]["step.missed_periods"], 0)
+
+
 class TestUpstreamFlavour(unittest.TestCase):
     """Tabs, an extra column: columns are found by name."""
 
