@@ -4,7 +4,8 @@
  *
  * Without --workload it prints the metrics as JSON; with one, it
  * evaluates the workload's checks and prints them as KTAP (the metrics
- * then go to --metrics-out, if given).
+ * then go to --metrics-out, if given). --explain prints instead where
+ * the trace's work-conservation metrics come from.
  */
 #include <getopt.h>
 #include <stdio.h>
@@ -24,7 +25,7 @@
 struct analyze_opts {
 	const char *logs, *basename, *trace, *workload, *metrics_out;
 	const char *buffer, *baseline;
-	int all_cpus;
+	int all_cpus, explain;
 };
 
 static const struct option analyze_long_opts[] = {
@@ -36,6 +37,7 @@ static const struct option analyze_long_opts[] = {
 	{ "buffer", required_argument, NULL, 'B' },
 	{ "all-cpus", no_argument, NULL, 'a' },
 	{ "baseline", required_argument, NULL, 'b' },
+	{ "explain", no_argument, NULL, 'x' },
 	{ NULL, 0, NULL, 0 },
 };
 
@@ -46,13 +48,17 @@ static void analyze_usage(void)
 		"                               [--trace trace.dat] [--workload FILE]\n"
 		"                               [--metrics-out FILE] [--buffer NAME]\n"
 		"                               [--all-cpus] [--baseline FILE]\n"
+		"                               [--explain]\n"
 		"  --workload  the checks to judge; its tasks and their \"cpus\" also\n"
 		"              say which threads get per-task trace metrics and\n"
 		"              where they may run (work conservation)\n"
 		"  --all-cpus  every task of the trace may run on every CPU (a trace\n"
 		"              from elsewhere, without a workload to say so)\n"
 		"  --buffer    the trace.dat buffer (instance) to read\n"
-		"  --baseline  a baseline file for the workload's baseline checks\n");
+		"  --baseline  a baseline file for the workload's baseline checks\n"
+		"  --explain   where the trace's wc.* come from (the longest\n"
+		"              stretches: when, which CPU idled, which task\n"
+		"              waited), instead of the metrics or verdicts\n");
 }
 
 /*
@@ -80,6 +86,7 @@ static int add_trace_metrics(const struct analyze_opts *o,
 	}
 	scope.opts.affinity_all = o->all_cpus;
 	scope.opts.buffer = o->buffer;
+	scope.explain = o->explain ? stdout : NULL;
 	ret = trace_scope_measure(&scope, o->trace, set, &lost_events, err);
 	trace_scope_free(&scope);
 	*lost = lost_events;
@@ -191,18 +198,22 @@ int cmd_analyze(int argc, char **argv)
 		case 'b':
 			o.baseline = optarg;
 			break;
+		case 'x':
+			o.explain = 1;
+			break;
 		default:
 			analyze_usage();
 			return SW_EXIT_USAGE;
 		}
 	}
-	if ((!o.logs && !o.trace) || optind != argc) {
+	if ((!o.logs && !o.trace) || (o.explain && !o.trace) ||
+	    optind != argc) {
 		analyze_usage();
 		return SW_EXIT_USAGE;
 	}
 	if (measure(&o, &set, &lost, &err))
 		goto fail;
-	if (o.metrics_out || !o.workload) {
+	if (o.metrics_out || (!o.workload && !o.explain)) {
 		mf = o.metrics_out ? fopen(o.metrics_out, "w") : stdout;
 		if (!mf || metric_set_write_json(&set, mf)) {
 			sw_err_set(&err, SW_EXIT_RUN_ERROR, "%s: cannot write",
@@ -212,7 +223,7 @@ int cmd_analyze(int argc, char **argv)
 		if (mf != stdout)
 			fclose(mf);
 	}
-	if (o.workload) {
+	if (o.workload && !o.explain) {
 		if (judge_workload(&o, &set, lost, &err))
 			goto fail;
 		metric_set_free(&set);

@@ -155,16 +155,21 @@ static int add_trace_metrics(struct workload_run *r, const char *dir,
 			     const struct rtapp_logs *logs,
 			     struct metric_set *set, struct sw_err *err)
 {
+	char trace[PATH_MAX], explain[PATH_MAX];
 	struct trace_scope scope;
-	char trace[PATH_MAX];
 	uint64_t lost = 0;
 	int ret;
 
-	if (path_join(trace, sizeof(trace), dir, "trace.dat"))
+	if (path_join(trace, sizeof(trace), dir, "trace.dat") ||
+	    path_join(explain, sizeof(explain), dir, "explain.txt"))
 		return sw_err_set(err, SW_EXIT_RUN_ERROR, "%s: path too long", dir);
 	if (trace_scope_init(&scope, &r->w, logs, err))
 		return -1;
+	/* where wc.* come from, for whoever looks into a failed check */
+	scope.explain = fopen(explain, "w");
 	ret = trace_scope_measure(&scope, trace, set, &lost, err);
+	if (scope.explain)
+		fclose(scope.explain);
 	trace_scope_free(&scope);
 	if (lost > r->lost_events)
 		r->lost_events = lost;

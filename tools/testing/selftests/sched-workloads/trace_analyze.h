@@ -13,6 +13,7 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 
 #include "metrics.h"
 #include "util.h"
@@ -55,6 +56,12 @@ int trace_report_add_metrics(struct trace_report *r,
 			     const struct trace_opts *opts,
 			     struct metric_set *set);
 uint64_t trace_report_lost_events(const struct trace_report *r);
+/*
+ * Prints where the work-conservation metrics come from: the number of
+ * stretches and the longest ones, each with when it began, an idle CPU
+ * and a task waiting elsewhere (trace_explain.c).
+ */
+void trace_report_explain(const struct trace_report *r, FILE *f);
 /* Why metrics are unknown ("empty trace", ...), or NULL. */
 const char *trace_report_note(const struct trace_report *r);
 void trace_report_free(struct trace_report *r);

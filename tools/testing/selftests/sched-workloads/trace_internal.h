@@ -78,6 +78,15 @@ struct ta_cpu {
 	double freq_to_max_us;	/* set by ta_finish(); NAN = unknown */
 };
 
+/* A stretch of the work-conservation condition, as it began. */
+#define TA_EPISODES	5
+struct ta_episode {
+	uint64_t start, len;
+	int idle_cpu;		/* a CPU idle at its start */
+	int pid, wait_cpu;	/* a task that may run there, waiting on */
+	char comm[TA_COMM_LEN];
+};
+
 struct trace_report {
 	char path[256];
 	int ncpus;
@@ -110,7 +119,10 @@ struct trace_report {
 
 	uint64_t last_adv;		/* last time conditions were integrated */
 	int wc_active;
-	uint64_t wc_start, wc_ns, wc_longest;
+	uint64_t wc_ns, wc_longest;
+	unsigned long wc_count;		/* stretches in the window */
+	struct ta_episode wc_cur;	/* the one going on */
+	struct ta_episode wc_top[TA_EPISODES];	/* longest first */
 	uint64_t rt_lower_ns;
 	unsigned long ipi_total;
 	char note[160];

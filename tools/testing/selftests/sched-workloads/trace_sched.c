@@ -430,6 +430,52 @@ static int rt_condition(const struct trace_report *r, const struct ta_task *t)
 	return 0;
 }
 
+/* Names one idle CPU and one task that may run there but waits. */
+static void wc_begin(struct trace_report *r, uint64_t ts)
+{
+	struct ta_episode *e = &r->wc_cur;
+	const struct ta_task *t;
+	int c;
+
+	memset(e, 0, sizeof(*e));
+	e->start = ts;
+	e->idle_cpu = e->wait_cpu = -1;
+	for (t = r->tasks; t; t = t->next) {
+		if (t->state != TS_WAITING || t->mask == TA_MASK_NONE ||
+		    t->cpu < 0 || cpu_class(&r->cpu[t->cpu]) != CPU_BUSY)
+			continue;
+		for (c = 0; c < r->ncpus; c++) {
+			if (cpu_class(&r->cpu[c]) != CPU_IDLE ||
+			    !mask_has(r, t->mask, c))
+				continue;
+			e->idle_cpu = c;
+			e->pid = t->pid;
+			e->wait_cpu = t->cpu;
+			snprintf(e->comm, sizeof(e->comm), "%s", t->comm);
+			return;
+		}
+	}
+}
+
+/* Ends the stretch going on at @ts: the longest ones are kept. */
+static void wc_end(struct trace_report *r, uint64_t ts)
+{
+	struct ta_episode *e = &r->wc_cur;
+	int i;
+
+	e->len = ta_clip(r, e->start, ts);
+	if (!e->len)
+		return;
+	r->wc_count++;
+	if (e->len > r->wc_longest)
+		r->wc_longest = e->len;
+	for (i = TA_EPISODES - 1; i >= 0 && r->wc_top[i].len < e->len; i--) {
+		if (i < TA_EPISODES - 1)
+			r->wc_top[i + 1] = r->wc_top[i];
+		r->wc_top[i] = *e;
+	}
+}
+
 void ta_reevaluate(struct trace_report *r, uint64_t ts)
 {
 	struct ta_task *t;
@@ -438,13 +484,9 @@ void ta_reevaluate(struct trace_report *r, uint64_t ts)
 	if (r->aff_known) {
 		active = wc_condition(r);
 		if (active && !r->wc_active)
-			r->wc_start = ts;
-		if (!active && r->wc_active) {
-			uint64_t len = ta_clip(r, r->wc_start, ts);
-
-			if (len > r->wc_longest)
-				r->wc_longest = len;
-		}
+			wc_begin(r, ts);
+		if (!active && r->wc_active)
+			wc_end(r, ts);
 		r->wc_active = active;
 	}
 	for (t = r->rt_waiting; t; t = t->rt_next)
@@ -803,12 +845,8 @@ void ta_finish(struct trace_report *r)
 		end = r->we;
 	r->end_ts = end;
 	ta_advance(r, end);
-	if (r->wc_active) {
-		uint64_t len = ta_clip(r, r->wc_start, end);
-
-		if (len > r->wc_longest)
-			r->wc_longest = len;
-	}
+	if (r->wc_active)
+		wc_end(r, end);
 	for (c = 0; c < r->ncpus; c++) {
 		struct ta_cpu *cp = &r->cpu[c];
 		uint64_t start = r->ws ? r->ws : r->first_ts;

@@ -105,6 +105,8 @@ int trace_scope_measure(struct trace_scope *s, const char *trace,
 	if (trace_report_note(report))
 		fprintf(stderr, "sched-workloads: %s: %s\n", trace,
 			trace_report_note(report));
+	if (s->explain)
+		trace_report_explain(report, s->explain);
 	if (trace_report_add_metrics(report, &s->opts, set)) {
 		sw_err_set(err, SW_EXIT_RUN_ERROR, "out of memory");
 		goto out;

@@ -19,6 +19,7 @@ struct trace_scope {
 	const char **globs;
 	char (*comms)[16];	/* rt-app thread names as the kernel cuts them */
 	size_t n;
+	FILE *explain;		/* trace_report_explain() there, if set */
 };
 
 /* @logs may be NULL (no window: the whole trace). */

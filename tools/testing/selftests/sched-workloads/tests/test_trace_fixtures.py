@@ -13,16 +13,20 @@ import json
 import math
 import os
 import random
+import re
 import shutil
 import subprocess
 import tempfile
 import unittest
 
+from swtest import EXIT_PASS, EXIT_USAGE, sw
+
 HERE = os.path.dirname(os.path.abspath(__file__))
 COLLECTION = os.path.dirname(HERE)
 FIX = os.path.join(HERE, "fixtures", "trace")
 SOURCES = ["tests/trace_check.c", "trace_analyze.c", "trace_sched.c",
-           "trace_metrics.c", "metrics.c", "rtapp_metrics.c", "stats.c",
+           "trace_metrics.c", "trace_explain.c", "metrics.c",
+           "rtapp_metrics.c", "stats.c",
            "util.c"]
 EXIT_BAD_TRACE = 7
 SAN_ENV = {"ASAN_OPTIONS": "detect_leaks=1:allocator_may_return_null=1",
@@ -33,6 +37,24 @@ def pkg(*args):
     return subprocess.run(["pkg-config"] + list(args) +
                           ["libtracecmd", "json-c"], capture_output=True,
                           text=True, check=True).stdout.split()
+
+
+EXPLAIN_WC = re.compile(r"^wc: (\d+) stretch")
+EXPLAIN_AT = re.compile(r"^  at (\d+)\.(\d{6}) \(\+[0-9.]+ s\): ([0-9.]+) us;")
+
+
+def explained_wc(text):
+    """trace_check's explanation: (stretch count, [(start us, len us)])."""
+    count, longest = None, []
+    for line in text.splitlines():
+        m = EXPLAIN_WC.match(line)
+        if m:
+            count = int(m.group(1))
+        m = EXPLAIN_AT.match(line)
+        if m:
+            longest.append((int(m.group(1)) * 10**6 + int(m.group(2)),
+                            float(m.group(3))))
+    return count, longest
 
 
 def close(a, b):
@@ -111,6 +133,19 @@ class TraceFixtures(unittest.TestCase):
                                         "%s %s %s %s: got %r, reference %r"
                                         % (name, " ".join(v["args"]), ent,
                                            m, have, want))
+            if "wc" in v:
+                self.compare_explained(v, p.stderr)
+
+    def compare_explained(self, v, text):
+        """The longest stretches, as reference.py found them."""
+        count, longest = explained_wc(text)
+        what = "%s: %s" % (" ".join(v["args"]), text)
+        self.assertEqual(count, v["wc"]["count"], what)
+        self.assertEqual(len(longest), len(v["wc"]["longest"]), what)
+        ref = v["wc"]["longest"]
+        for (start, us), (ref_start, ref_ns) in zip(longest, ref):
+            self.assertEqual(start, ref_start // 1000, what)
+            self.assertLessEqual(abs(us - ref_ns / 1e3), 0.051, what)
 
     def test_pinned(self):
         self.compare("pinned")
@@ -145,6 +180,27 @@ class TraceFixtures(unittest.TestCase):
         self.assertGreater(s["wc.share"], 0.55)
         self.assertLess(s["wc.share"], 0.75)
         self.assertLess(s["wc.longest"], 5000)
+        # and the explanation names them: CPU 1 idle, a hog waiting on 0
+        lines = [x for x in p.stderr.splitlines() if x.startswith("  at ")]
+        self.assertEqual(len(lines), 5, p.stderr)
+        for x in lines:
+            self.assertRegex(x, r"cpu1 idle while hog0[ab] \(pid \d+\) "
+                             r"waited on cpu0$")
+
+    def test_analyze_explain(self):
+        """The tool's analyze --explain prints the stretches, not JSON."""
+        r = sw("analyze", "--trace", self.dats["taken1"], "--all-cpus",
+               "--explain")
+        self.assertEqual(r.returncode, EXIT_PASS, r.stderr)
+        lines = r.stdout.splitlines()
+        self.assertRegex(lines[0], r"^wc: \d+ stretches with a CPU idle")
+        self.assertEqual(len(lines), 6, r.stdout)
+        for x in lines[1:]:
+            self.assertRegex(x, r"^  at \d+\.\d{6} \(\+\d+\.\d{6} s\): "
+                             r"[0-9.]+ us; cpu\d idle while ")
+        # nothing to explain without a trace
+        r = sw("analyze", "--logs", FIX, "--explain")
+        self.assertEqual(r.returncode, EXIT_USAGE, r.stderr)
 
     def test_unrecorded_switches(self):
         """idle1: CPU 1's idle task records no switch out (README)."""

@@ -112,6 +112,7 @@ int main(int argc, char **argv)
 	note = trace_report_note(r);
 	if (note)
 		fprintf(stderr, "trace_check: %s: %s\n", argv[optind], note);
+	trace_report_explain(r, stderr);
 	if (trace_report_add_metrics(r, &o, &set) ||
 	    metric_set_write_json(&set, stdout)) {
 		fprintf(stderr, "trace_check: %s\n", strerror(errno));
