@@ -5,7 +5,7 @@
  * Without --workload it prints the metrics as JSON; with one, it
  * evaluates the workload's checks and prints them as KTAP (the metrics
  * then go to --metrics-out, if given). --explain prints instead where
- * the trace's work-conservation metrics come from.
+ * the trace's wc.* and rt.wait_while_lower come from.
  */
 #include <getopt.h>
 #include <stdio.h>
@@ -56,9 +56,9 @@ static void analyze_usage(void)
 		"              from elsewhere, without a workload to say so)\n"
 		"  --buffer    the trace.dat buffer (instance) to read\n"
 		"  --baseline  a baseline file for the workload's baseline checks\n"
-		"  --explain   where the trace's wc.* come from (the longest\n"
-		"              stretches: when, which CPU idled, which task\n"
-		"              waited), instead of the metrics or verdicts\n");
+		"  --explain   where the trace's wc.* and rt.wait_while_lower\n"
+		"              come from (the longest stretches: when, which\n"
+		"              CPU, which tasks), instead of metrics or verdicts\n");
 }
 
 /*

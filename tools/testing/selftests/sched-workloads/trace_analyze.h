@@ -57,9 +57,9 @@ int trace_report_add_metrics(struct trace_report *r,
 			     struct metric_set *set);
 uint64_t trace_report_lost_events(const struct trace_report *r);
 /*
- * Prints where the work-conservation metrics come from: the number of
- * stretches and the longest ones, each with when it began, an idle CPU
- * and a task waiting elsewhere (trace_explain.c).
+ * Prints where wc.* and rt.wait_while_lower come from: the number of
+ * stretches of each condition and the longest ones, each with when it
+ * began and who was involved (trace_explain.c).
  */
 void trace_report_explain(const struct trace_report *r, FILE *f);
 /* Why metrics are unknown ("empty trace", ...), or NULL. */

@@ -27,6 +27,27 @@ enum ta_state {
 #define TA_MASK_NONE	0
 #define TA_MASK_ALL	1
 
+/* A stretch of the work-conservation condition, as it began. */
+#define TA_EPISODES	5
+struct ta_episode {
+	uint64_t start, len;
+	int idle_cpu;		/* a CPU idle at its start */
+	int pid, wait_cpu;	/* a task that may run there, waiting on */
+	char comm[TA_COMM_LEN];
+};
+
+/* A stretch of one RT task's rt.wait_while_lower, as it began. */
+struct ta_rt_episode {
+	uint64_t start, len;
+	int pid, cpu;		/* the RT task, and where it waited */
+	char comm[TA_COMM_LEN];
+	int other_cpu;		/* a CPU it may use that idled or ran lower */
+	int other_taken;	/* it was taken: about to run other_pid */
+	int other_pid;		/* what ran there (0 idle, -1 a fair task) */
+	int other_prio;
+	char other_comm[TA_COMM_LEN];
+};
+
 /* One task incarnation: a reused pid starts a new one. */
 struct ta_task {
 	const struct trace_report *report;
@@ -42,8 +63,10 @@ struct ta_task {
 	int rq_preempted;	/* ... by a switch out while runnable */
 	int mask;		/* affinity class it was counted under */
 	int rt_lower;		/* waiting while an allowed CPU runs lower */
+	int rt_listed;		/* on the report's rt_waiting list */
 	int was_rt;
 	uint64_t pi_block_ts;	/* boosted a lock owner, not run since */
+	struct ta_rt_episode rt_ep;	/* the rt_lower stretch going on */
 
 	struct series wakeup_lat;	/* us */
 	uint64_t cpu_ns, wait_ns, wait_max_ns, wait_cur_ns;
@@ -76,15 +99,6 @@ struct ta_cpu {
 	uint64_t freq_reach_ts;	/* first in-window event at freq_max */
 	int freq_events;
 	double freq_to_max_us;	/* set by ta_finish(); NAN = unknown */
-};
-
-/* A stretch of the work-conservation condition, as it began. */
-#define TA_EPISODES	5
-struct ta_episode {
-	uint64_t start, len;
-	int idle_cpu;		/* a CPU idle at its start */
-	int pid, wait_cpu;	/* a task that may run there, waiting on */
-	char comm[TA_COMM_LEN];
 };
 
 struct trace_report {
@@ -124,6 +138,8 @@ struct trace_report {
 	struct ta_episode wc_cur;	/* the one going on */
 	struct ta_episode wc_top[TA_EPISODES];	/* longest first */
 	uint64_t rt_lower_ns;
+	unsigned long rt_count;		/* rt.wait_while_lower stretches */
+	struct ta_rt_episode rt_top[TA_EPISODES];	/* longest first */
 	unsigned long ipi_total;
 	char note[160];
 };

@@ -185,6 +185,24 @@ static void wait_count(struct trace_report *r, struct ta_task *t, int delta,
 	cpu_reclass(r, t->cpu, before);
 }
 
+/* Ends @t's rt_lower stretch at @ts: the longest ones are kept. */
+static void rt_ep_end(struct trace_report *r, struct ta_task *t, uint64_t ts)
+{
+	struct ta_rt_episode *e = &t->rt_ep;
+	int i;
+
+	t->rt_lower = 0;
+	e->len = ta_clip(r, e->start, ts);
+	if (!e->len)
+		return;
+	r->rt_count++;
+	for (i = TA_EPISODES - 1; i >= 0 && r->rt_top[i].len < e->len; i--) {
+		if (i < TA_EPISODES - 1)
+			r->rt_top[i + 1] = r->rt_top[i];
+		r->rt_top[i] = *e;
+	}
+}
+
 static void rt_list_del(struct trace_report *r, struct ta_task *t)
 {
 	struct ta_task **pp;
@@ -196,16 +214,23 @@ static void rt_list_del(struct trace_report *r, struct ta_task *t)
 		}
 	}
 	t->rt_next = NULL;
-	t->rt_lower = 0;
+	t->rt_listed = 0;
+	/* the conditions were integrated up to this event */
+	if (t->rt_lower)
+		rt_ep_end(r, t, r->last_adv);
 }
 
 static void rt_list_update(struct trace_report *r, struct ta_task *t)
 {
-	rt_list_del(r, t);
 	/* all of them: they make the CPUs they are about to take busy */
-	if (t->state == TS_WAITING && t->prio < 100) {
+	int listed = t->state == TS_WAITING && t->prio < 100;
+
+	if (t->rt_listed && !listed) {
+		rt_list_del(r, t);
+	} else if (!t->rt_listed && listed) {
 		t->rt_next = r->rt_waiting;
 		r->rt_waiting = t;
+		t->rt_listed = 1;
 	}
 	if (t->prio < 100)
 		t->was_rt = 1;
@@ -226,7 +251,8 @@ static void task_leave(struct trace_report *r, struct ta_task *t, uint64_t ts)
 		if (t->wait_cur_ns > t->wait_max_ns)
 			t->wait_max_ns = t->wait_cur_ns;
 		wait_count(r, t, -1, ts);
-		rt_list_del(r, t);
+		if (t->rt_listed)
+			rt_list_del(r, t);
 	}
 	t->since = ts;
 }
@@ -397,17 +423,18 @@ static const struct ta_task *taken_by(const struct trace_report *r, int cpu)
 	return best;
 }
 
+/* A CPU of @t's affinity that idles or runs lower while @t waits, or -1. */
 static int rt_condition(const struct trace_report *r, const struct ta_task *t)
 {
 	const struct ta_task *next;
 	int c;
 
 	if (t->mask == TA_MASK_NONE)
-		return 0;
+		return -1;
 	/* about to run on the CPU it took: not waiting for one */
 	if (t->cpu >= 0 && cpu_class(&r->cpu[t->cpu]) == CPU_TAKEN &&
 	    taken_by(r, t->cpu) == t)
-		return 0;
+		return -1;
 	for (c = 0; c < r->ncpus; c++) {
 		const struct ta_cpu *cp = &r->cpu[c];
 
@@ -415,19 +442,53 @@ static int rt_condition(const struct trace_report *r, const struct ta_task *t)
 			continue;
 		switch (cpu_class(cp)) {
 		case CPU_IDLE:
-			return 1;
+			return c;
 		case CPU_BUSY:
 			if (cp->curr_prio > t->prio)
-				return 1;
+				return c;
 			break;
 		case CPU_TAKEN:
 			next = taken_by(r, c);
 			if (!next || next->prio > t->prio)
-				return 1;
+				return c;
 			break;
 		}
 	}
-	return 0;
+	return -1;
+}
+
+/* Starts @t's rt_lower stretch at @ts, naming @cpu and what it runs. */
+static void rt_ep_begin(struct trace_report *r, struct ta_task *t, int cpu,
+			uint64_t ts)
+{
+	const struct ta_cpu *cp = &r->cpu[cpu];
+	struct ta_rt_episode *e = &t->rt_ep;
+	const struct ta_task *o = NULL;
+
+	memset(e, 0, sizeof(*e));
+	t->rt_lower = 1;
+	e->start = ts;
+	e->pid = t->pid;
+	e->cpu = t->cpu;
+	snprintf(e->comm, sizeof(e->comm), "%s", t->comm);
+	e->other_cpu = cpu;
+	e->other_pid = -1;
+	if (cpu_class(cp) == CPU_BUSY) {
+		e->other_pid = cp->curr;
+		e->other_prio = cp->curr_prio;
+		o = task_find(r, cp->curr);
+	} else if (cpu_class(cp) == CPU_IDLE) {
+		e->other_pid = 0;
+	} else {
+		e->other_taken = 1;
+		o = taken_by(r, cpu);	/* NULL: a fair task is next */
+		if (o) {
+			e->other_pid = o->pid;
+			e->other_prio = o->prio;
+		}
+	}
+	if (o)
+		snprintf(e->other_comm, sizeof(e->other_comm), "%s", o->comm);
 }
 
 /* Names one idle CPU and one task that may run there but waits. */
@@ -489,8 +550,14 @@ void ta_reevaluate(struct trace_report *r, uint64_t ts)
 			wc_end(r, ts);
 		r->wc_active = active;
 	}
-	for (t = r->rt_waiting; t; t = t->rt_next)
-		t->rt_lower = rt_condition(r, t);
+	for (t = r->rt_waiting; t; t = t->rt_next) {
+		int cpu = rt_condition(r, t);
+
+		if (cpu >= 0 && !t->rt_lower)
+			rt_ep_begin(r, t, cpu, ts);
+		else if (cpu < 0 && t->rt_lower)
+			rt_ep_end(r, t, ts);
+	}
 }
 
 /* Ends @t's PI wait at @at, when it is switched in; @ts is the event's. */
@@ -847,6 +914,9 @@ void ta_finish(struct trace_report *r)
 	ta_advance(r, end);
 	if (r->wc_active)
 		wc_end(r, end);
+	for (t = r->rt_waiting; t; t = t->rt_next)
+		if (t->rt_lower)
+			rt_ep_end(r, t, end);
 	for (c = 0; c < r->ncpus; c++) {
 		struct ta_cpu *cp = &r->cpu[c];
 		uint64_t start = r->ws ? r->ws : r->first_ts;

@@ -39,22 +39,24 @@ def pkg(*args):
                           text=True, check=True).stdout.split()
 
 
-EXPLAIN_WC = re.compile(r"^wc: (\d+) stretch")
-EXPLAIN_AT = re.compile(r"^  at (\d+)\.(\d{6}) \(\+[0-9.]+ s\): ([0-9.]+) us;")
+EXPLAIN_HEAD = re.compile(r"^(wc|rt): (\d+) stretch")
+EXPLAIN_AT = re.compile(r"^  at (\d+)\.(\d{6}) \([+-][0-9.]+ s\): "
+                        r"([0-9.]+) us;")
 
 
-def explained_wc(text):
-    """trace_check's explanation: (stretch count, [(start us, len us)])."""
-    count, longest = None, []
+def explained(text):
+    """trace_check's explanation: {"wc"|"rt": (count, [(start us, us)])}."""
+    out, section = {}, None
     for line in text.splitlines():
-        m = EXPLAIN_WC.match(line)
+        m = EXPLAIN_HEAD.match(line)
         if m:
-            count = int(m.group(1))
+            section = m.group(1)
+            out[section] = (int(m.group(2)), [])
         m = EXPLAIN_AT.match(line)
-        if m:
-            longest.append((int(m.group(1)) * 10**6 + int(m.group(2)),
-                            float(m.group(3))))
-    return count, longest
+        if m and section:
+            out[section][1].append((int(m.group(1)) * 10**6 +
+                                    int(m.group(2)), float(m.group(3))))
+    return out
 
 
 def close(a, b):
@@ -133,16 +135,19 @@ class TraceFixtures(unittest.TestCase):
                                         "%s %s %s %s: got %r, reference %r"
                                         % (name, " ".join(v["args"]), ent,
                                            m, have, want))
-            if "wc" in v:
-                self.compare_explained(v, p.stderr)
+            for section in ("wc", "rt"):
+                if section in v:
+                    self.compare_explained(v, section, p.stderr)
 
-    def compare_explained(self, v, text):
+    def compare_explained(self, v, section, text):
         """The longest stretches, as reference.py found them."""
-        count, longest = explained_wc(text)
-        what = "%s: %s" % (" ".join(v["args"]), text)
-        self.assertEqual(count, v["wc"]["count"], what)
-        self.assertEqual(len(longest), len(v["wc"]["longest"]), what)
-        ref = v["wc"]["longest"]
+        what = "%s %s: %s" % (section, " ".join(v["args"]), text)
+        got = explained(text)
+        self.assertIn(section, got, what)
+        count, longest = got[section]
+        self.assertEqual(count, v[section]["count"], what)
+        ref = v[section]["longest"]
+        self.assertEqual(len(longest), len(ref), what)
         for (start, us), (ref_start, ref_ns) in zip(longest, ref):
             self.assertEqual(start, ref_start // 1000, what)
             self.assertLessEqual(abs(us - ref_ns / 1e3), 0.051, what)
@@ -181,7 +186,8 @@ class TraceFixtures(unittest.TestCase):
         self.assertLess(s["wc.share"], 0.75)
         self.assertLess(s["wc.longest"], 5000)
         # and the explanation names them: CPU 1 idle, a hog waiting on 0
-        lines = [x for x in p.stderr.splitlines() if x.startswith("  at ")]
+        lines = [x for x in p.stderr.split("\nrt:")[0].splitlines()
+                 if x.startswith("  at ")]
         self.assertEqual(len(lines), 5, p.stderr)
         for x in lines:
             self.assertRegex(x, r"cpu1 idle while hog0[ab] \(pid \d+\) "
@@ -194,10 +200,14 @@ class TraceFixtures(unittest.TestCase):
         self.assertEqual(r.returncode, EXIT_PASS, r.stderr)
         lines = r.stdout.splitlines()
         self.assertRegex(lines[0], r"^wc: \d+ stretches with a CPU idle")
-        self.assertEqual(len(lines), 6, r.stdout)
-        for x in lines[1:]:
-            self.assertRegex(x, r"^  at \d+\.\d{6} \(\+\d+\.\d{6} s\): "
+        self.assertEqual(len(lines), 8, r.stdout)
+        for x in lines[1:6]:
+            self.assertRegex(x, r"^  at \d+\.\d{6} \([+-]\d+\.\d{6} s\): "
                              r"[0-9.]+ us; cpu\d idle while ")
+        # --all-cpus lets rtsleeper1 use CPU 0 too, where the hogs run
+        self.assertRegex(lines[6], r"^rt: 1 stretch with an RT task")
+        self.assertRegex(lines[7], r"rtsleeper1 \(pid \d+\) waited on cpu1 "
+                         r"while cpu")
         # nothing to explain without a trace
         r = sw("analyze", "--logs", FIX, "--explain")
         self.assertEqual(r.returncode, EXIT_USAGE, r.stderr)
