@@ -165,7 +165,7 @@ static int add_trace_metrics(struct workload_run *r, const char *dir,
 		return sw_err_set(err, SW_EXIT_RUN_ERROR, "%s: path too long", dir);
 	if (trace_scope_init(&scope, &r->w, logs, err))
 		return -1;
-	/* where wc.* come from, for whoever looks into a failed check */
+	/* where wc.* and rt.* come from, for whoever looks into a failure */
 	scope.explain = fopen(explain, "w");
 	ret = trace_scope_measure(&scope, trace, set, &lost, err);
 	if (scope.explain)

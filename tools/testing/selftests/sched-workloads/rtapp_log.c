@@ -62,7 +62,8 @@ static int parse_column_header(char *line, int pos[NR_COLS], int *ncols)
  * the chain is at most first lateness / spare long. A miss beyond that,
  * or after a pass that slept, is steady state.
  */
-static int is_catchup(struct rtapp_task_log *t, const double *c)
+/* Whether pass @c catches up; if so, what it absorbed is used up. */
+static int catchup_pass(struct rtapp_task_log *t, const double *c)
 {
 	double spare = c[COL_C_PERIOD] - c[COL_C_DURATION];
 
@@ -136,7 +137,7 @@ static int add_pass(struct rtapp_task_log *t, const double *c)
 		t->in_startup = 1;
 		t->catchup_us = c[COL_C_PERIOD] > 0 && c[COL_SLACK] < 0 ?
 				-c[COL_SLACK] : 0;
-	} else if (!is_catchup(t, c)) {
+	} else if (!catchup_pass(t, c)) {
 		t->in_startup = 0;
 		for (i = 0; i < RS_NR_SERIES; i++)
 			if (have[i] && series_add(&t->s[i], v[i]))

@@ -37,7 +37,7 @@ struct rtapp_task_log {
 	size_t startup_passes;
 	int in_startup;
 	double catchup_us;	/* lateness a catch-up pass may still absorb */
-	/* The first duty-cycle step of the steady state (rtapp_log.c). */
+	/* The first duty-cycle step, start-up included (rtapp_log.c). */
 	double prev_c_duration;
 	int step_state;		/* STEP_* */
 	size_t step_missed;

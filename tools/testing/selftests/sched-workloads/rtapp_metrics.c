@@ -8,8 +8,8 @@
  * passes catch up on that lateness (rtapp_log.c says which count). The
  * first pass has its own first.* metrics, startup.passes says how long
  * the start-up lasted. step.missed_periods counts the overruns from the
- * steady state's first duty-cycle step until a pass met its period again
- * (rtapp_log.c), NAN for a task without such a step.
+ * first duty-cycle step (start-up included) until a pass met its period
+ * again (rtapp_log.c), NAN for a task without such a step.
  * slack, wu_lat and period_jitter only count passes that have a timer
  * (c_period > 0), wu_lat only those that slept (slack >= 0);
  * run_inflation only passes with run events (c_duration > 0).

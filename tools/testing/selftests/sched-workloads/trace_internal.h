@@ -27,25 +27,27 @@ enum ta_state {
 #define TA_MASK_NONE	0
 #define TA_MASK_ALL	1
 
-/* A stretch of the work-conservation condition, as it began. */
-#define TA_EPISODES	5
+/*
+ * A stretch of a condition (work conservation, an RT task's wait while
+ * lower), as it began: a task waiting on one CPU while another CPU it may
+ * use idled or ran something lower.
+ */
 struct ta_episode {
 	uint64_t start, len;
-	int idle_cpu;		/* a CPU idle at its start */
-	int pid, wait_cpu;	/* a task that may run there, waiting on */
+	int pid, cpu;		/* the waiting task, and where it waited */
 	char comm[TA_COMM_LEN];
-};
-
-/* A stretch of one RT task's rt.wait_while_lower, as it began. */
-struct ta_rt_episode {
-	uint64_t start, len;
-	int pid, cpu;		/* the RT task, and where it waited */
-	char comm[TA_COMM_LEN];
-	int other_cpu;		/* a CPU it may use that idled or ran lower */
+	int other_cpu;		/* the CPU it could have used; -1 unnamed */
 	int other_taken;	/* it was taken: about to run other_pid */
 	int other_pid;		/* what ran there (0 idle, -1 a fair task) */
 	int other_prio;
 	char other_comm[TA_COMM_LEN];
+};
+
+/* How many stretches ended in the window, and the longest ones. */
+#define TA_EPISODES	5
+struct ta_stretches {
+	unsigned long count;
+	struct ta_episode top[TA_EPISODES];	/* longest first */
 };
 
 /* One task incarnation: a reused pid starts a new one. */
@@ -66,7 +68,7 @@ struct ta_task {
 	int rt_listed;		/* on the report's rt_waiting list */
 	int was_rt;
 	uint64_t pi_block_ts;	/* boosted a lock owner, not run since */
-	struct ta_rt_episode rt_ep;	/* the rt_lower stretch going on */
+	struct ta_episode rt_ep;	/* the rt_lower stretch going on */
 
 	struct series wakeup_lat;	/* us */
 	uint64_t cpu_ns, wait_ns, wait_max_ns, wait_cur_ns;
@@ -133,13 +135,11 @@ struct trace_report {
 
 	uint64_t last_adv;		/* last time conditions were integrated */
 	int wc_active;
-	uint64_t wc_ns, wc_longest;
-	unsigned long wc_count;		/* stretches in the window */
-	struct ta_episode wc_cur;	/* the one going on */
-	struct ta_episode wc_top[TA_EPISODES];	/* longest first */
+	uint64_t wc_ns;
+	struct ta_episode wc_cur;	/* the stretch going on */
+	struct ta_stretches wc_eps;	/* wc.longest = wc_eps.top[0].len */
 	uint64_t rt_lower_ns;
-	unsigned long rt_count;		/* rt.wait_while_lower stretches */
-	struct ta_rt_episode rt_top[TA_EPISODES];	/* longest first */
+	struct ta_stretches rt_eps;	/* of every task's rt_lower */
 	unsigned long ipi_total;
 	char note[160];
 };

@@ -301,7 +301,7 @@ static double sys_val(const void *e, const struct metric_def *d)
 	case S_WC_SHARE:
 		return r->aff_known ? (double)r->wc_ns / win : NAN;
 	case S_WC_LONGEST:
-		return r->aff_known ? us(r->wc_longest) : NAN;
+		return r->aff_known ? us(r->wc_eps.top[0].len) : NAN;
 	case S_RT_LOWER:
 		return r->aff_known ? us(r->rt_lower_ns) : NAN;
 	case S_FREQ:

@@ -185,22 +185,27 @@ static void wait_count(struct trace_report *r, struct ta_task *t, int delta,
 	cpu_reclass(r, t->cpu, before);
 }
 
-/* Ends @t's rt_lower stretch at @ts: the longest ones are kept. */
-static void rt_ep_end(struct trace_report *r, struct ta_task *t, uint64_t ts)
+/* Ends stretch @e at @ts; @s counts it and keeps the longest ones. */
+static void stretch_end(const struct trace_report *r, struct ta_stretches *s,
+			struct ta_episode *e, uint64_t ts)
 {
-	struct ta_rt_episode *e = &t->rt_ep;
 	int i;
 
-	t->rt_lower = 0;
 	e->len = ta_clip(r, e->start, ts);
 	if (!e->len)
 		return;
-	r->rt_count++;
-	for (i = TA_EPISODES - 1; i >= 0 && r->rt_top[i].len < e->len; i--) {
+	s->count++;
+	for (i = TA_EPISODES - 1; i >= 0 && s->top[i].len < e->len; i--) {
 		if (i < TA_EPISODES - 1)
-			r->rt_top[i + 1] = r->rt_top[i];
-		r->rt_top[i] = *e;
+			s->top[i + 1] = s->top[i];
+		s->top[i] = *e;
 	}
+}
+
+static void rt_ep_end(struct trace_report *r, struct ta_task *t, uint64_t ts)
+{
+	t->rt_lower = 0;
+	stretch_end(r, &r->rt_eps, &t->rt_ep, ts);
 }
 
 static void rt_list_del(struct trace_report *r, struct ta_task *t)
@@ -462,7 +467,7 @@ static void rt_ep_begin(struct trace_report *r, struct ta_task *t, int cpu,
 			uint64_t ts)
 {
 	const struct ta_cpu *cp = &r->cpu[cpu];
-	struct ta_rt_episode *e = &t->rt_ep;
+	struct ta_episode *e = &t->rt_ep;
 	const struct ta_task *o = NULL;
 
 	memset(e, 0, sizeof(*e));
@@ -500,7 +505,7 @@ static void wc_begin(struct trace_report *r, uint64_t ts)
 
 	memset(e, 0, sizeof(*e));
 	e->start = ts;
-	e->idle_cpu = e->wait_cpu = -1;
+	e->other_cpu = -1;
 	for (t = r->tasks; t; t = t->next) {
 		if (t->state != TS_WAITING || t->mask == TA_MASK_NONE ||
 		    t->cpu < 0 || cpu_class(&r->cpu[t->cpu]) != CPU_BUSY)
@@ -509,31 +514,12 @@ static void wc_begin(struct trace_report *r, uint64_t ts)
 			if (cpu_class(&r->cpu[c]) != CPU_IDLE ||
 			    !mask_has(r, t->mask, c))
 				continue;
-			e->idle_cpu = c;
 			e->pid = t->pid;
-			e->wait_cpu = t->cpu;
+			e->cpu = t->cpu;
 			snprintf(e->comm, sizeof(e->comm), "%s", t->comm);
+			e->other_cpu = c;
 			return;
 		}
-	}
-}
-
-/* Ends the stretch going on at @ts: the longest ones are kept. */
-static void wc_end(struct trace_report *r, uint64_t ts)
-{
-	struct ta_episode *e = &r->wc_cur;
-	int i;
-
-	e->len = ta_clip(r, e->start, ts);
-	if (!e->len)
-		return;
-	r->wc_count++;
-	if (e->len > r->wc_longest)
-		r->wc_longest = e->len;
-	for (i = TA_EPISODES - 1; i >= 0 && r->wc_top[i].len < e->len; i--) {
-		if (i < TA_EPISODES - 1)
-			r->wc_top[i + 1] = r->wc_top[i];
-		r->wc_top[i] = *e;
 	}
 }
 
@@ -547,7 +533,7 @@ void ta_reevaluate(struct trace_report *r, uint64_t ts)
 		if (active && !r->wc_active)
 			wc_begin(r, ts);
 		if (!active && r->wc_active)
-			wc_end(r, ts);
+			stretch_end(r, &r->wc_eps, &r->wc_cur, ts);
 		r->wc_active = active;
 	}
 	for (t = r->rt_waiting; t; t = t->rt_next) {
@@ -913,7 +899,7 @@ void ta_finish(struct trace_report *r)
 	r->end_ts = end;
 	ta_advance(r, end);
 	if (r->wc_active)
-		wc_end(r, end);
+		stretch_end(r, &r->wc_eps, &r->wc_cur, end);
 	for (t = r->rt_waiting; t; t = t->rt_next)
 		if (t->rt_lower)
 			rt_ep_end(r, t, end);
