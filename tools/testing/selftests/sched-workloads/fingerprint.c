@@ -48,14 +48,19 @@ static int read_int_file(const char *path, int *v)
 	return ret;
 }
 
-/* Counts packages, cores and threads from the topology of online CPUs. */
+/*
+ * Counts packages, cores and threads from the topology of online CPUs.
+ * Package ids need not be dense: the distinct ones are kept in a list
+ * as long as the CPUs configured (a lab machine has 512).
+ */
 static void read_topology(struct fingerprint *fp)
 {
 	int cpu, ncpus = sysconf(_SC_NPROCESSORS_CONF);
-	int pkgs[64], npkg = 0, cores = 0, i;
+	int *pkgs, npkg = 0, cores = 0, i;
 	char path[128];
 
-	for (cpu = 0; cpu < ncpus; cpu++) {
+	pkgs = calloc(ncpus > 0 ? ncpus : 1, sizeof(*pkgs));
+	for (cpu = 0; pkgs && cpu < ncpus; cpu++) {
 		int pkg, first;
 
 		snprintf(path, sizeof(path),
@@ -65,7 +70,7 @@ static void read_topology(struct fingerprint *fp)
 			continue;	/* offline */
 		for (i = 0; i < npkg && pkgs[i] != pkg; i++)
 			;
-		if (i == npkg && npkg < 64)
+		if (i == npkg)
 			pkgs[npkg++] = pkg;
 		/* A core is counted once, by its first sibling. */
 		snprintf(path, sizeof(path),
@@ -74,6 +79,7 @@ static void read_topology(struct fingerprint *fp)
 		if (!read_int_file(path, &first) && first == cpu)
 			cores++;
 	}
+	free(pkgs);
 	snprintf(fp->topology, sizeof(fp->topology),
 		 "%d package%s, %d cores, %d threads", npkg,
 		 npkg == 1 ? "" : "s", cores, fp->cpus_online);
@@ -110,7 +116,8 @@ static void read_kernel_config(struct fingerprint *fp)
 		if (p && (p == line || p[-1] == ' ')) {
 			p += 8;
 			p[strcspn(p, "\t\n ")] = '\0';
-			snprintf(fp->preempt, sizeof(fp->preempt), "%s", p);
+			snprintf(fp->preempt, sizeof(fp->preempt), "%.*s",
+				 (int)sizeof(fp->preempt) - 1, p);
 		}
 	}
 	if (f)
