@@ -10,6 +10,7 @@
 #include <sys/utsname.h>
 
 #include "fingerprint.h"
+#include "settings.h"
 
 /* The value of the first "key<spaces>: value" line of /proc/cpuinfo. */
 static void cpuinfo_field(const char *key, char *buf, size_t len)
@@ -190,7 +191,15 @@ int fingerprint_read(struct fingerprint *fp, long calibration)
 	model_slug(fp->model, slug, sizeof(slug));
 	snprintf(fp->class_name, sizeof(fp->class_name), "%s-%dcpu-%s%s",
 		 fp->arch, fp->cpus_online, slug, fp->virtualized ? "-vm" : "");
+	/* Read after the class is named: they must not change it. */
+	fp->settings = settings_read(NULL);
 	return 0;
+}
+
+void fingerprint_free(struct fingerprint *fp)
+{
+	json_object_put(fp->settings);
+	fp->settings = NULL;
 }
 
 struct json_object *fingerprint_to_json(const struct fingerprint *fp)
@@ -214,6 +223,9 @@ struct json_object *fingerprint_to_json(const struct fingerprint *fp)
 	json_object_object_add(o, "rtapp", json_object_new_string(fp->rtapp));
 	json_object_object_add(o, "calibration",
 			       json_object_new_int64(fp->calibration));
+	if (fp->settings)
+		json_object_object_add(o, "settings",
+				       json_object_get(fp->settings));
 	return o;
 }
 

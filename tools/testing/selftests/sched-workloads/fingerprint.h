@@ -5,7 +5,7 @@
  * The machine class (arch, CPUs, topology, CPU model, virtualised or
  * not) decides which baselines a run may be compared with; the kernel and
  * rt-app parts are what such a comparison is about, so they are recorded
- * but do not change the class.
+ * but do not change the class; so are the settings in force (settings.h).
  */
 #ifndef SW_FINGERPRINT_H
 #define SW_FINGERPRINT_H
@@ -28,9 +28,14 @@ struct fingerprint {
 	int hz;			/* CONFIG_HZ, 0 when unknown */
 	char rtapp[64];		/* rt-app package version or "unknown" */
 	long calibration;
+	/* What shapes scheduling here (settings_read()), owned. */
+	struct json_object *settings;
 };
 
+/* Fills @fp, which fingerprint_free() then releases. */
 int fingerprint_read(struct fingerprint *fp, long calibration);
+/* Releases @fp's settings; a zeroed @fp is fine. */
+void fingerprint_free(struct fingerprint *fp);
 struct json_object *fingerprint_to_json(const struct fingerprint *fp);
 /* Why two fingerprints are not the same class, or NULL when they are. */
 const char *fingerprint_class_mismatch(struct json_object *a,
