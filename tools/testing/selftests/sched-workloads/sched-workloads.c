@@ -15,7 +15,7 @@
 #include "battery.h"
 #include "cleanup.h"
 #include "cmd_compare.h"
-#include "fingerprint.h"
+#include "cmd_fingerprint.h"
 #include "metrics.h"
 #include "prepare.h"
 #include "samples.h"
@@ -44,7 +44,7 @@ static void print_usage(FILE *f)
 		"       sched-workloads baseline [options] [WORKLOAD...]\n"
 		"       sched-workloads compare [--force] RESULTS_A RESULTS_B\n"
 		"       sched-workloads list [-w DIR]\n"
-		"       sched-workloads fingerprint [-c NS]\n"
+		"       sched-workloads fingerprint [-c NS] [--diff FILE]\n"
 		"       sched-workloads check FILE...\n"
 		"       sched-workloads metrics\n"
 		"       sched-workloads analyze --logs DIR [--trace FILE] [--workload FILE]\n"
@@ -56,7 +56,8 @@ static void print_usage(FILE *f)
 		"  list      the battery, one workload and its purpose per line\n"
 		"  check     validate workload files and their verdict blocks\n"
 		"  metrics   every metric a verdict block may name\n"
-		"  fingerprint  this machine's class and kernel, as runs record them\n"
+		"  fingerprint  this machine's class, kernel and settings, as runs\n"
+		"            record them; --diff: the settings FILE's differ from\n"
 		"  analyze   metrics (JSON) and verdicts of a finished run\n"
 		"\n"
 		"  -w, --workloads DIR   workload directory (default: next to the binary)\n"
@@ -180,6 +181,8 @@ int main(int argc, char **argv)
 		return cmd_analyze(argc, argv);
 	if (!strcmp(cmd, "compare"))
 		return cmd_compare(argc, argv);
+	if (!strcmp(cmd, "fingerprint"))
+		return cmd_fingerprint(argc, argv, DEFAULT_CALIBRATION);
 	if (workload_default_dir(wdir, sizeof(wdir)))
 		snprintf(wdir, sizeof(wdir), "workloads");
 	o.workload_dir = wdir;
@@ -235,17 +238,6 @@ int main(int argc, char **argv)
 		return cmd_list(o.workload_dir);
 	if (!strcmp(cmd, "check"))
 		return cmd_check(argc - optind, argv + optind);
-	if (!strcmp(cmd, "fingerprint")) {
-		struct json_object *j;
-		struct fingerprint fp;
-
-		fingerprint_read(&fp, o.calibration);
-		j = fingerprint_to_json(&fp);
-		printf("%s\n", json_object_to_json_string_ext(j,
-			JSON_C_TO_STRING_PRETTY | JSON_C_TO_STRING_NOSLASHESCAPE));
-		json_object_put(j);
-		return 0;
-	}
 	if (!strcmp(cmd, "metrics")) {
 		metric_for_each(print_metric, NULL);
 		return 0;
