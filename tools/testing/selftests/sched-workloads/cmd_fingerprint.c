@@ -22,11 +22,18 @@
 
 #define DIFF_WIDTH	(256 * 1024)
 
+static const char usage[] =
+	"usage: sched-workloads fingerprint [-c NS] [--diff FILE]\n"
+	"  -c, --calibration NS  the calibration runs would record\n"
+	"  --diff FILE           the settings that differ from FILE's (a baseline\n"
+	"                        or a run's fingerprint.json), not the fingerprint\n";
+
 static const struct option fingerprint_opts[] = {
 	{ "calibration", required_argument, NULL, 'c' },
 	{ "diff", required_argument, NULL, 'd' },
 	{ "root", required_argument, NULL, 'R' },
 	{ "width", required_argument, NULL, 'W' },
+	{ "help", no_argument, NULL, 'h' },
 	{ NULL, 0, NULL, 0 },
 };
 
@@ -126,7 +133,7 @@ int cmd_fingerprint(int argc, char **argv, long calibration)
 	char *end;
 	int c, rc;
 
-	while ((c = getopt_long(argc, argv, "c:", fingerprint_opts,
+	while ((c = getopt_long(argc, argv, "c:h", fingerprint_opts,
 				NULL)) != -1) {
 		switch (c) {
 		case 'c':
@@ -145,6 +152,9 @@ int cmd_fingerprint(int argc, char **argv, long calibration)
 			if (*end || !width || width > DIFF_WIDTH)
 				goto usage;
 			break;
+		case 'h':
+			printf("%s", usage);
+			return SW_EXIT_PASS;
 		default:
 			goto usage;
 		}
@@ -173,6 +183,6 @@ int cmd_fingerprint(int argc, char **argv, long calibration)
 	fingerprint_free(&fp);
 	return rc;
 usage:
-	fprintf(stderr, "usage: sched-workloads fingerprint [-c NS] [--diff FILE]\n");
+	fprintf(stderr, "%s", usage);
 	return SW_EXIT_USAGE;
 }

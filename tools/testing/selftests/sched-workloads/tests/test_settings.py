@@ -259,10 +259,18 @@ class TestReadSettings(unittest.TestCase):
         del a["settings"], b["settings"]
         self.assertEqual(a, b)
 
-    def test_bad_root(self):
+    def test_command_line(self):
         r = sw("fingerprint", "--root", os.path.join(self.root, "none"))
         self.assertEqual(r.returncode, EXIT_USAGE)
         self.assertIn("none: not a directory", r.stderr)
+        r = sw("fingerprint", "-h")
+        self.assertEqual(r.returncode, EXIT_PASS)
+        self.assertIn("--diff FILE", r.stdout)
+        for bad in (["extra"], ["--width", "0", "--diff", "x"], ["-c", "0"]):
+            with self.subTest(args=bad):
+                r = sw("fingerprint", *bad)
+                self.assertEqual(r.returncode, EXIT_USAGE)
+                self.assertIn("usage:", r.stderr)
 
 
 class TestDiff(unittest.TestCase):
