@@ -1,0 +1,74 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * The canary: one second that measures the machine, not the scheduler.
+ *
+ * On a VM the host drifts: for a minute or two the same kernel wakes
+ * tasks 2-3x slower, then it is back. The canary runs the same fixed
+ * work before every workload and with every baseline, so that a
+ * regression that comes and goes with it can be told from the kernel's.
+ * Nothing in it depends on a scheduling decision: each thread is alone
+ * on its CPU, so what it sees is the CPU, the timer, the idle exit and
+ * the IPI as the host delivers them.
+ */
+#ifndef SW_CANARY_H
+#define SW_CANARY_H
+
+#include <stddef.h>
+
+#include "metrics.h"
+#include "util.h"
+
+/*
+ * At most this many CPUs are measured, evenly spread over the online
+ * CPUs the caller may run on, so the canary stays ~1 s on any machine.
+ */
+#define CANARY_MAX_CPUS		8
+#define CANARY_FIFO_PRIO	50
+
+/*
+ * Measures the machine for about a second and adds SRC_CANARY entities
+ * to @set: "cpu<N>" for each measured CPU, then "system" (all of them
+ * pooled). Three phases, one after the other; in each, every measured
+ * CPU runs one thread of the canary and nothing else of it:
+ *
+ *   loop   a thread pinned to each CPU, SCHED_FIFO, runs a fixed
+ *          integer recurrence in chunks: canary.loop_ns is the median
+ *          wall time per iteration (host steal, frequency);
+ *   timer  a thread pinned to each CPU, SCHED_FIFO, sleeps to absolute
+ *          CLOCK_MONOTONIC expiries: canary.timer_lat.* is wakeup time
+ *          minus expiry (idle exit, timer, vCPU wakeup);
+ *   wake   a FIFO thread on one CPU wakes (futex) a FIFO thread blocked
+ *          on another, idle, CPU: canary.wake_lat.* is the time from the
+ *          waker's futex call to the wakee running (the IPI path). On a
+ *          CPU entity these are the wakeups it received.
+ *
+ * When the kernel refuses SCHED_FIFO, the threads run SCHED_OTHER
+ * (timer slack 1 ns) and canary.fifo is 0: the latencies then include
+ * whatever else runs there and do not compare with a FIFO baseline.
+ * Threads are created and joined inside; the caller's affinity and
+ * policy are not touched. With one CPU there is no cross-CPU wakeup:
+ * canary.wake_lat.* are NAN.
+ * Returns 0, or -1 with @err set (SW_EXIT_RUN_ERROR) when a thread
+ * cannot be created or pinned.
+ */
+int canary_measure(struct metric_set *set, struct sw_err *err);
+
+/*
+ * Whether one canary value @cur lies outside what the baseline's canary
+ * values (@base, one per repetition) make normal, for the canary metric
+ * @def: +1 the machine is slower (higher), -1 faster (lower), 0 normal or
+ * nothing to judge (no base value, a NAN, canary.fifo, not a canary
+ * metric). @why (may be NULL) says which and by how much.
+ *
+ * The rule: the baseline's range [lo, hi] widened on each side by the
+ * larger of a relative and an absolute margin of the metric,
+ *   slower  iff  cur > hi + max(rel * hi, abs)
+ *   faster  iff  cur < lo - max(rel * lo, abs)
+ * so a value must be beyond the range by both margins to count.
+ * Margins (rel, abs) and the rate measured on an idle machine (CANARY
+ * RULE section of canary.c has the figures): see canary.c.
+ */
+int canary_compare(const double *base, size_t nb, double cur,
+		   const struct metric_def *def, char *why, size_t len);
+
+#endif /* SW_CANARY_H */
