@@ -577,7 +577,6 @@ enum canary_value {
 	CV_TIMER_P50,
 	CV_TIMER_P90,
 	CV_WAKE_P50,
-	CV_WAKE_P90,
 	CV_FIFO,
 };
 
@@ -594,8 +593,6 @@ static double canary_extract(const void *e, const struct metric_def *d)
 		return series_stat(&c->timer, STAT_P90);
 	case CV_WAKE_P50:
 		return series_stat(&c->wake, STAT_P50);
-	case CV_WAKE_P90:
-		return series_stat(&c->wake, STAT_P90);
 	case CV_FIFO:
 		return c->fifo;
 	}
@@ -616,27 +613,34 @@ const struct metric_def canary_metric_defs[] = {
 	  .extract = canary_extract, .arg = CV_WAKE_P50,
 	  .unavailable = "one CPU: no cross-CPU wakeup",
 	  .help = "median futex wake -> running on another, idle, CPU" },
-	{ .name = "canary.wake_lat.p90", .unit = "us", .source = SRC_CANARY,
-	  .extract = canary_extract, .arg = CV_WAKE_P90,
-	  .unavailable = "one CPU: no cross-CPU wakeup",
-	  .help = "90th percentile of the cross-CPU wakeup latency" },
 	CANARY("fifo", "bool", CV_FIFO,
 	       "1: the canary ran SCHED_FIFO; 0: refused, SCHED_OTHER"),
 };
 
 const size_t canary_metric_count = ARRAY_SIZE(canary_metric_defs);
 
-/* The rule. */
-
-/* Margins per value: see canary.h; the figures behind them are below. */
+/*
+ * The rule (canary.h), and the figures it was set on: a 2-CPU AMD EPYC
+ * firecracker VM, 30 canaries 20 s apart, idle but for another user's
+ * unit tests during the first four. Quiet ranges of "system", min-max
+ * (median): loop_ns 1.62-1.83 (1.68), timer_lat.p50 35-45 (38),
+ * timer_lat.p90 39-69 (43), wake_lat.p50 36-55 (44). The per-CPU values
+ * spread more (timer_lat.p50 32-61 on cpu1).
+ * Each block of 5 taken in turn as the baseline, the other 25 judged
+ * (150 judgements a value): "system" was never called slower or faster
+ * for loop_ns and the two p50s; timer_lat.p90 once (0.7%). Judging the
+ * CPU entities too, 21 of the 150 canaries had some value called slower:
+ * a battery should judge "system" and show the CPUs.
+ * The drift this is for is 2-3x; a milder one (1.3-1.6x for two minutes,
+ * seen once) is called slower by the p50s in 4 of 5 canaries.
+ */
 static const struct {
 	double rel, abs;
 } canary_margin[] = {
-	[CV_LOOP] = { 0.10, 0.05 },
-	[CV_TIMER_P50] = { 0.25, 5 },
-	[CV_TIMER_P90] = { 0.25, 10 },
-	[CV_WAKE_P50] = { 0.25, 5 },
-	[CV_WAKE_P90] = { 0.25, 10 },
+	[CV_LOOP] = { 0.15, 0.05 },
+	[CV_TIMER_P50] = { 0.30, 10 },
+	[CV_TIMER_P90] = { 0.50, 20 },
+	[CV_WAKE_P50] = { 0.30, 10 },
 };
 
 int canary_compare(const double *base, size_t nb, double cur,
@@ -675,19 +679,21 @@ int canary_compare(const double *base, size_t nb, double cur,
 	m_lo = fmax(rel * fabs(lo), abs_m);
 	if (cur > hi + m_hi) {
 		snprintf(why, len,
-			 "%s %.4g %s: slower than the baseline's %.4g-%.4g by more than %.4g (%g%% or %g %s)",
-			 def->name, cur, def->unit, lo, hi, m_hi, rel * 100,
-			 abs_m, def->unit);
+			 "%s %.4g %s: above the baseline's %.4g-%.4g %s by more than max(%g%%, %g %s) = %.4g",
+			 def->name, cur, def->unit, lo, hi, def->unit, rel * 100,
+			 abs_m, def->unit, m_hi);
 		return 1;
 	}
 	if (cur < lo - m_lo) {
 		snprintf(why, len,
-			 "%s %.4g %s: faster than the baseline's %.4g-%.4g by more than %.4g (%g%% or %g %s)",
-			 def->name, cur, def->unit, lo, hi, m_lo, rel * 100,
-			 abs_m, def->unit);
+			 "%s %.4g %s: below the baseline's %.4g-%.4g %s by more than max(%g%%, %g %s) = %.4g",
+			 def->name, cur, def->unit, lo, hi, def->unit, rel * 100,
+			 abs_m, def->unit, m_lo);
 		return -1;
 	}
-	snprintf(why, len, "%s %.4g %s: within the baseline's %.4g-%.4g widened by %.4g/%.4g",
-		 def->name, cur, def->unit, lo, hi, m_lo, m_hi);
+	snprintf(why, len,
+		 "%s %.4g %s: within the baseline's %.4g-%.4g %s widened to %.4g-%.4g",
+		 def->name, cur, def->unit, lo, hi, def->unit, lo - m_lo,
+		 hi + m_hi);
 	return 0;
 }

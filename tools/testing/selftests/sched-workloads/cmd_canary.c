@@ -27,7 +27,8 @@ static void canary_usage(FILE *f)
 		"       sched-workloads canary --compare METRIC BASE... -- CUR\n");
 }
 
-static int parse_value(const char *s, int pos, double *v)
+/* @what and @pos name the value in the message: "baseline value 2". */
+static int parse_value(const char *s, const char *what, int pos, double *v)
 {
 	char *end;
 
@@ -35,8 +36,8 @@ static int parse_value(const char *s, int pos, double *v)
 	*v = strtod(s, &end);
 	if (errno || end == s || *end || !isfinite(*v)) {
 		fprintf(stderr,
-			"sched-workloads: canary --compare: argument %d \"%s\" is not a finite number\n",
-			pos, s);
+			"sched-workloads: canary --compare: %s%.0d \"%s\" is not a finite number\n",
+			what, pos, s);
 		return -1;
 	}
 	return 0;
@@ -72,9 +73,9 @@ static int compare_args(int argc, char **argv)
 	if (!base)
 		return SW_EXIT_RUN_ERROR;
 	for (i = 1; i < sep; i++)
-		if (parse_value(argv[i], i + 1, &base[nb++]))
+		if (parse_value(argv[i], "baseline value ", i, &base[nb++]))
 			goto out;
-	if (parse_value(argv[sep + 1], sep + 2, &cur))
+	if (parse_value(argv[sep + 1], "current value", 0, &cur))
 		goto out;
 	r = canary_compare(base, nb, cur, def, why, sizeof(why));
 	printf("%s: %s\n", r > 0 ? "slower" : r < 0 ? "faster" : "normal", why);
