@@ -129,6 +129,19 @@ class TestCanaryRule(unittest.TestCase):
         self.assertEqual(compare("canary.timer_lat.p50", [40], 51)[0],
                          "normal")
 
+    def test_unsorted_baseline(self):
+        # The range is min-max whatever the order: lo 40, hi 50, limits
+        # 28 and 65 as in test_inside.
+        base = [50, 44, 40, 46, 42]
+        self.assertEqual(compare("canary.timer_lat.p50", base, 64)[0],
+                         "normal")
+        self.assertEqual(compare("canary.timer_lat.p50", base, 66)[0],
+                         "slower")
+        self.assertEqual(compare("canary.timer_lat.p50", base, 29)[0],
+                         "normal")
+        self.assertEqual(compare("canary.timer_lat.p50", base, 27)[0],
+                         "faster")
+
     def test_fifo_is_not_a_speed(self):
         word, why = compare("canary.fifo", [1, 1, 1], 0)
         self.assertEqual(word, "normal")
