@@ -3,8 +3,8 @@
  * The canary: fixed work on each CPU, timed, and the rule that says when
  * one canary is outside what a baseline's canaries make normal.
  *
- * Every thread measures into an array allocated before its phase starts,
- * so nothing allocates, faults or takes a lock while it measures. A
+ * Every thread measures into an array allocated and touched before its
+ * phase starts, so nothing allocates or takes a lock while it measures. A
  * thread that cannot finish (its partner never came) gives up a second
  * after its phase should have ended: joining never hangs.
  */

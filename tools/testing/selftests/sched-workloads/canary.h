@@ -31,23 +31,35 @@
  * pooled). Three phases, one after the other; in each, every measured
  * CPU runs one thread of the canary and nothing else of it:
  *
- *   loop   a thread pinned to each CPU, SCHED_FIFO, runs a fixed
- *          integer recurrence in chunks: canary.loop_ns is the median
- *          wall time per iteration (host steal, frequency);
- *   timer  a thread pinned to each CPU, SCHED_FIFO, sleeps to absolute
- *          CLOCK_MONOTONIC expiries: canary.timer_lat.* is wakeup time
- *          minus expiry (idle exit, timer, vCPU wakeup);
- *   wake   a FIFO thread on one CPU wakes (futex) a FIFO thread blocked
- *          on another, idle, CPU: canary.wake_lat.* is the time from the
- *          waker's futex call to the wakee running (the IPI path). On a
- *          CPU entity these are the wakeups it received.
+ *   loop   (~50 ms) a thread pinned to each CPU, SCHED_FIFO, runs a
+ *          fixed integer recurrence in 10 chunks: canary.loop_ns is the
+ *          median wall time per iteration (host steal, frequency);
+ *   timer  (0.31 s) a thread pinned to each CPU, SCHED_FIFO, sleeps to
+ *          absolute CLOCK_MONOTONIC expiries 1 ms apart (the CPUs'
+ *          expiries interleaved): canary.timer_lat.* is wakeup time minus
+ *          expiry (idle exit, timer, vCPU wakeup); expiries it slept
+ *          through are not counted;
+ *   wake   (0.21 s a round; two rounds, three for an odd CPU count) a
+ *          FIFO thread on one CPU wakes (futex) every 1 ms a FIFO thread
+ *          blocked on another, idle, CPU: canary.wake_lat.p50 is the time
+ *          from the waker's futex call to the wakee running (the IPI
+ *          path); on a CPU entity, the wakeups that CPU received.
  *
- * When the kernel refuses SCHED_FIFO, the threads run SCHED_OTHER
- * (timer slack 1 ns) and canary.fifo is 0: the latencies then include
- * whatever else runs there and do not compare with a FIFO baseline.
- * Threads are created and joined inside; the caller's affinity and
- * policy are not touched. With one CPU there is no cross-CPU wakeup:
- * canary.wake_lat.* are NAN.
+ * 0.87 s on 2 CPUs. When the kernel refuses SCHED_FIFO, the threads run
+ * SCHED_OTHER (timer slack 1 ns) and canary.fifo is 0: the values then
+ * include whatever else runs there and do not compare with a FIFO
+ * baseline. Threads are created and joined inside; the caller's
+ * affinity and policy are not touched. With one CPU there is no
+ * cross-CPU wakeup: canary.wake_lat.p50 is NAN.
+ *
+ * What moves it (2-CPU VM): the host's wakeup cost (a 1.3-1.6x drift
+ * moved both p50s), the host taking the vCPU away (a FIFO hog 50% of
+ * the time: loop_ns 1.55x, timer_lat.p90 1.7 ms; 10%: timer_lat.p90
+ * only). Busy CPUs make the latencies LOWER (no idle exit: SCHED_OTHER
+ * hogs on every CPU took timer_lat.p50 from 37 to 24 us), and SCHED_OTHER
+ * load leaves loop_ns alone. It cannot see a scheduling decision (the
+ * point), nor a drift shorter than itself.
+ *
  * Returns 0, or -1 with @err set (SW_EXIT_RUN_ERROR) when a thread
  * cannot be created or pinned.
  */
