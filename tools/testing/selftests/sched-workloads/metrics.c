@@ -17,6 +17,7 @@ static const struct {
 } metric_tables[] = {
 	{ rtapp_metric_defs, &rtapp_metric_count },
 	{ trace_metric_defs, &trace_metric_count },
+	{ canary_metric_defs, &canary_metric_count },
 };
 
 #define N_TABLES ARRAY_SIZE(metric_tables)
@@ -53,6 +54,8 @@ const char *metric_source_name(enum metric_source src)
 		return "cpus";
 	case SRC_TRACE_SYSTEM:
 		return "system";
+	case SRC_CANARY:
+		return "canary";
 	}
 	return "unknown";
 }

@@ -20,6 +20,7 @@ enum metric_source {
 	SRC_TRACE_TASK,		/* one thread (pid), from the trace */
 	SRC_TRACE_CPU,		/* one CPU, from the trace */
 	SRC_TRACE_SYSTEM,	/* the whole run, from the trace */
+	SRC_CANARY,		/* the machine: a CPU or all, from canary.c */
 };
 
 struct metric_def;
@@ -47,6 +48,8 @@ extern const struct metric_def rtapp_metric_defs[];
 extern const size_t rtapp_metric_count;
 extern const struct metric_def trace_metric_defs[];
 extern const size_t trace_metric_count;
+extern const struct metric_def canary_metric_defs[];
+extern const size_t canary_metric_count;
 
 const struct metric_def *metric_find(const char *name);
 /* Calls fn for every registered metric, in table order. */

@@ -14,6 +14,7 @@
 #include "baseline.h"
 #include "battery.h"
 #include "cleanup.h"
+#include "cmd_canary.h"
 #include "cmd_compare.h"
 #include "cmd_fingerprint.h"
 #include "metrics.h"
@@ -48,6 +49,7 @@ static void print_usage(FILE *f)
 		"       sched-workloads check FILE...\n"
 		"       sched-workloads metrics\n"
 		"       sched-workloads analyze --logs DIR [--trace FILE] [--workload FILE]\n"
+		"       sched-workloads canary  (one measurement of the machine, JSON)\n"
 		"\n"
 		"  run       run workloads (all of -w DIR by default), print KTAP\n"
 		"  baseline  run workloads and record their baselines for this\n"
@@ -184,6 +186,8 @@ int main(int argc, char **argv)
 		return cmd_compare(argc, argv);
 	if (!strcmp(cmd, "fingerprint"))
 		return cmd_fingerprint(argc, argv, DEFAULT_CALIBRATION);
+	if (!strcmp(cmd, "canary"))
+		return cmd_canary(argc, argv);
 	if (workload_default_dir(wdir, sizeof(wdir)))
 		snprintf(wdir, sizeof(wdir), "workloads");
 	o.workload_dir = wdir;

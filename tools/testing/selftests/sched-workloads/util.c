@@ -3,11 +3,13 @@
  * Helpers shared by every stage.
  */
 #include <errno.h>
+#include <fcntl.h>
 #include <fnmatch.h>
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/file.h>
 #include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
@@ -141,6 +143,31 @@ uint64_t now_mono_ns(void)
 
 	clock_gettime(CLOCK_MONOTONIC, &ts);
 	return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
+}
+
+int live_lock_take(void (*waiting)(const char *path), int (*interrupted)(void))
+{
+	const char *path = getenv("SCHED_WORKLOADS_LOCK");
+	int fd;
+
+	if (!path)
+		path = SW_LIVE_LOCK;
+	if (!*path)
+		return -1;
+	fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0644);
+	if (fd < 0)
+		return -1;
+	if (!flock(fd, LOCK_EX | LOCK_NB))
+		return fd;
+	if (waiting)
+		waiting(path);
+	while (flock(fd, LOCK_EX)) {
+		if (errno != EINTR || (interrupted && interrupted())) {
+			close(fd);
+			return -1;
+		}
+	}
+	return fd;
 }
 
 /* "10", "2.5", "500ms", "3s": seconds as a double. */

@@ -48,6 +48,18 @@ int glob_match(const char *pattern, const char *s);
 char *read_text_file(const char *path, size_t *len);
 int write_text_file(const char *path, const char *text);
 uint64_t now_mono_ns(void);
+
+/*
+ * Live runs disturb each other's measurements: they take turns on one
+ * lock file, $SCHED_WORKLOADS_LOCK or SW_LIVE_LOCK; an empty variable
+ * means the caller holds it already. Blocks until the lock is free,
+ * calling @waiting (may be NULL) once first when it is not, and giving
+ * up when @interrupted (may be NULL) says so after a signal. Returns the
+ * fd to close to release it, or -1: no lock taken (none wanted, cannot
+ * open it, or interrupted).
+ */
+#define SW_LIVE_LOCK "/tmp/sched-workloads-live.lock"
+int live_lock_take(void (*waiting)(const char *path), int (*interrupted)(void));
 int parse_duration_s(const char *s, double *out);
 
 #endif /* SW_UTIL_H */

@@ -26,7 +26,7 @@ COLLECTION = os.path.dirname(HERE)
 FIX = os.path.join(HERE, "fixtures", "trace")
 SOURCES = ["tests/trace_check.c", "trace_analyze.c", "trace_sched.c",
            "trace_metrics.c", "trace_explain.c", "metrics.c",
-           "rtapp_metrics.c", "stats.c",
+           "rtapp_metrics.c", "canary.c", "stats.c",
            "util.c"]
 EXIT_BAD_TRACE = 7
 SAN_ENV = {"ASAN_OPTIONS": "detect_leaks=1:allocator_may_return_null=1",
@@ -88,7 +88,7 @@ class TraceFixtures(unittest.TestCase):
         cmd = (["gcc", "-g", "-O1", "-Wall", "-Wextra", "-Werror",
                 "-D_GNU_SOURCE", "-fsanitize=address,undefined",
                 "-fno-omit-frame-pointer", "-o", cls.bin] + cflags +
-               SOURCES + libs + ["-lm"])
+               SOURCES + libs + ["-lm", "-pthread"])
         subprocess.run(cmd, cwd=COLLECTION, check=True)
         # libtraceevent 1.7 leaks a few bytes per parsed format: not ours
         supp = os.path.join(cls.tmp, "lsan.supp")
