@@ -26,7 +26,7 @@ COLLECTION = os.path.dirname(HERE)
 FIX = os.path.join(HERE, "fixtures", "trace")
 SOURCES = ["tests/trace_check.c", "trace_analyze.c", "trace_sched.c",
            "trace_metrics.c", "trace_explain.c", "metrics.c",
-           "rtapp_metrics.c", "stats.c",
+           "rtapp_metrics.c", "stats.c", "entity.c", "kthreads.c",
            "util.c"]
 EXIT_BAD_TRACE = 7
 SAN_ENV = {"ASAN_OPTIONS": "detect_leaks=1:allocator_may_return_null=1",
@@ -200,7 +200,7 @@ class TraceFixtures(unittest.TestCase):
         self.assertEqual(r.returncode, EXIT_PASS, r.stderr)
         lines = r.stdout.splitlines()
         self.assertRegex(lines[0], r"^wc: \d+ stretches with a CPU idle")
-        self.assertEqual(len(lines), 8, r.stdout)
+        self.assertEqual(len(lines), 12, r.stdout)
         for x in lines[1:6]:
             self.assertRegex(x, r"^  at \d+\.\d{6} \([+-]\d+\.\d{6} s\): "
                              r"[0-9.]+ us; \S+ \(pid \d+\) waited on cpu\d "
@@ -209,6 +209,17 @@ class TraceFixtures(unittest.TestCase):
         self.assertRegex(lines[6], r"^rt: 1 stretch with an RT task")
         self.assertRegex(lines[7], r"rtsleeper1 \(pid \d+\) waited on cpu1 "
                          r"while cpu")
+        # then who else ran: without a workload every user task is its
+        # own; the kernel threads' share is reference.py's
+        with open(os.path.join(FIX, "taken1.expected.json")) as f:
+            ref = json.load(f)[0]["metrics"]["system"]["system"]
+        self.assertRegex(lines[8], r"^neighbours: ")
+        self.assertEqual(lines[9], "  user tasks: not known (no workload "
+                         "says which tasks are its own)")
+        self.assertEqual(lines[10], "  kernel threads: %.1f%% in all "
+                         "(kthread.cpu_share)"
+                         % (100 * ref["kthread.cpu_share"]))
+        self.assertEqual(lines[11], "    none of them")
         # nothing to explain without a trace
         r = sw("analyze", "--logs", FIX, "--explain")
         self.assertEqual(r.returncode, EXIT_USAGE, r.stderr)
