@@ -169,6 +169,30 @@ class TestMalformedWorkloads(unittest.TestCase):
         self.assertEqual(r.returncode, EXIT_PASS, r.stderr)
 
 
+class TestInstanceSelectors(unittest.TestCase):
+    """logs/instances: "crew" selects the task's three threads, "crew-0"
+    the first only (1, 2 and 3 passes; lead 4, tail 5)."""
+
+    def test_names(self):
+        r = sw("analyze", "--logs", fixture("logs", "instances"),
+               "--workload", fixture("workloads", "instances.json"))
+        self.assertEqual(r.returncode, EXIT_FAIL, r.stdout)
+        sub = [(name, ok) for indent, ok, name, _ in ktap_results(r.stdout)
+               if indent == 2]
+        self.assertEqual(sub, [
+            ("instances.lead.passes", True),
+            ("instances.crew-0.passes", True),
+            ("instances.crew-1.passes", True),
+            ("instances.crew-2.passes", True),
+            ("instances.tail.passes", True),
+            ("instances.crew-0.passes.2", True),    # 1 <= 2
+            ("instances.crew-1.passes.2", True),    # 2 <= 2
+            ("instances.crew-2.passes.2", False),   # 3 > 2
+            ("instances.crew-0.passes.3", True),    # 1 <= 1
+            ("instances.tail.passes.vs-baseline", True),    # SKIP
+        ])
+
+
 class TestExpressionBounds(unittest.TestCase):
     """Bounds computed when judged: audio has 6 passes."""
 
