@@ -13,9 +13,13 @@
 
 #define KTHREADS_FILE	"kthreads.txt"
 
+/*
+ * The comm as /proc/PID/stat says it: "kworker/0:1-events" ends in the
+ * kworker's current work, where the trace says "kworker/0:1".
+ */
 struct kthread {
 	int pid;
-	char comm[64];		/* as /proc/PID/stat says it */
+	char comm[64];
 };
 
 /* Sorted by pid, no pid twice. */
