@@ -9,6 +9,10 @@
 #
 # From KSRC=<kernel tree> when given, else from Debian's linux-source
 # tarball (extracted once into a cache). Nothing it writes is committed.
+#
+# The kernel's KTAP parser (tools/testing/kunit/kunit_parser.py and the
+# kunit_*.py it imports) goes from the same source into $cache/kunit/, for
+# the test that parses the battery's output as the kernel's tools do.
 set -eu
 
 top=$(cd "$(dirname "$0")/../.." && pwd)
@@ -29,6 +33,38 @@ scripts/subarch.include"
 optional="tools/testing/selftests/kselftest/ktap_helpers.sh
 tools/testing/selftests/kselftest_deps.sh"
 
+kunit=tools/testing/kunit
+
+# kunit_parser.py and the kunit_*.py modules it imports, from $1/$kunit.
+install_kunit() {
+	src=$1/$kunit
+	if [ ! -f "$src/kunit_parser.py" ]; then
+		echo "ksft-harness: $1 has no $kunit/kunit_parser.py: the KTAP parser test will skip" >&2
+		return 0
+	fi
+	# the same already: leave it, another checkout may be reading it
+	cmp -s "$src/kunit_parser.py" "$cache/kunit/kunit_parser.py" && return 0
+	rm -rf "$cache/kunit"
+	mkdir -p "$cache/kunit"
+	todo=kunit_parser
+	while [ -n "$todo" ]; do
+		next=
+		# shellcheck disable=SC2086 # one module per word
+		for m in $todo; do
+			[ -f "$cache/kunit/$m.py" ] && continue
+			[ -f "$src/$m.py" ] || continue	# not a module beside it
+			cp -p "$src/$m.py" "$cache/kunit/"
+			next="$next $(sed -n -e 's/^from \(kunit_[a-z_]*\) import.*/\1/p' \
+				-e 's/^import \(kunit_[a-z_]*\).*/\1/p' "$src/$m.py")"
+		done
+		# no more imports: done
+		todo=$(printf '%s' "$next" | tr -d ' \n')
+		if [ -n "$todo" ]; then
+			todo=$next
+		fi
+	done
+}
+
 install_from() {
 	src=$1
 	for f in $files; do
@@ -47,6 +83,7 @@ install_from() {
 
 if [ -n "${KSRC:-}" ]; then
 	install_from "$(cd "$KSRC" && pwd)"
+	install_kunit "$(cd "$KSRC" && pwd)"
 	exit 0
 fi
 
@@ -70,4 +107,12 @@ if [ ! -f "$cache/$ver/.complete" ]; then
 		"$ver/scripts/const_structs.checkpatch"
 	touch "$cache/$ver/.complete"
 fi
+# A cache from before the KTAP parser was wanted: add it (once).
+if [ ! -f "$cache/$ver/.kunit-complete" ]; then
+	echo "ksft-harness: extracting the KTAP parser from $tarball (once)"
+	tar -xJf "$tarball" -C "$cache/$ver" --strip-components=1 \
+		--wildcards "$ver/$kunit/kunit_*.py"
+	touch "$cache/$ver/.kunit-complete"
+fi
 install_from "$cache/$ver"
+install_kunit "$cache/$ver"

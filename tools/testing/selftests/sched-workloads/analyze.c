@@ -5,7 +5,9 @@
  * Without --workload it prints the metrics as JSON; with one, it
  * evaluates the workload's checks and prints them as KTAP (the metrics
  * then go to --metrics-out, if given). --explain prints instead where
- * the trace's wc.* and rt.wait_while_lower come from.
+ * the trace's wc.* and rt.wait_while_lower come from, and who else ran.
+ * A kthreads.txt in the --logs directory says which pids were kernel
+ * threads (kthreads.h); without it they are known by name.
  */
 #include <getopt.h>
 #include <stdio.h>
@@ -58,7 +60,10 @@ static void analyze_usage(void)
 		"  --baseline  a baseline file for the workload's baseline checks\n"
 		"  --explain   where the trace's wc.* and rt.wait_while_lower\n"
 		"              come from (the longest stretches: when, which\n"
-		"              CPU, which tasks), instead of metrics or verdicts\n");
+		"              CPU, which tasks) and the tasks outside the\n"
+		"              workload that ran most, instead of metrics or\n"
+		"              verdicts\n"
+		"  DIR/kthreads.txt, when there, lists the kernel threads\n");
 }
 
 /*
@@ -83,6 +88,11 @@ static int add_trace_metrics(const struct analyze_opts *o,
 		workload_free(&w);
 		if (ret)
 			return -1;
+	}
+	/* which pids were kernel threads, as the run saw them */
+	if (o->logs && trace_scope_load_kthreads(&scope, o->logs, err)) {
+		trace_scope_free(&scope);
+		return -1;
 	}
 	scope.opts.affinity_all = o->all_cpus;
 	scope.opts.buffer = o->buffer;

@@ -114,7 +114,7 @@ static struct json_object *json_number(double v)
 }
 
 /*
- * {"rtapp_tasks": {"audio-0": {"slack.p50": 812, ...}}, "trace_tasks":
+ * {"rtapp_tasks": {"audio": {"slack.p50": 812, ...}}, "trace_tasks":
  *  {...}, "cpus": {...}, "system": {"system": {...}}}
  */
 int metric_set_write_json(const struct metric_set *set, FILE *f)

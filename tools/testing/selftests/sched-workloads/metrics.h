@@ -60,7 +60,7 @@ const char *metric_source_name(enum metric_source src);
 /* One measured value: which metric, on which entity. */
 struct metric_value {
 	const struct metric_def *def;
-	char entity[64];	/* "audio-0", "hog:1234", "cpu1", "system" */
+	char entity[64];	/* "audio", "hog-1", "cpu1", "system" */
 	char group[32];		/* selector key: rt-app task name or comm */
 	int id;			/* pid or cpu number, -1 when none */
 	double value;		/* NAN when it could not be measured */

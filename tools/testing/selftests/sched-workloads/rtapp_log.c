@@ -13,6 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "entity.h"
 #include "rtapp_log.h"
 
 enum col {
@@ -175,7 +176,8 @@ static int name_from_file(const char *path, const char *basename,
 		return -1;
 	memcpy(t->task, p, dash - 1 - p);
 	t->task[dash - 1 - p] = '\0';
-	snprintf(t->name, sizeof(t->name), "%s-%d", t->task, t->idx);
+	/* alone until rtapp_logs_load() sees the task's other threads */
+	entity_thread_name(t->task, 0, 1, t->name, sizeof(t->name));
 	return 0;
 }
 
@@ -283,6 +285,31 @@ static int cmp_task(const void *a, const void *b)
 	return x->idx - y->idx;
 }
 
+/*
+ * Names the threads as the trace does (entity.h): rt-app numbers its
+ * threads across the whole file, so a task's instance number is its
+ * index minus the smallest index among the task's logs.
+ */
+static void name_threads(struct rtapp_logs *logs)
+{
+	size_t i, j;
+
+	for (i = 0; i < logs->n; i++) {
+		struct rtapp_task_log *t = &logs->t[i];
+		int n = 0, first = t->idx;
+
+		for (j = 0; j < logs->n; j++) {
+			if (strcmp(logs->t[j].task, t->task))
+				continue;
+			n++;
+			if (logs->t[j].idx < first)
+				first = logs->t[j].idx;
+		}
+		entity_thread_name(t->task, t->idx - first, n, t->name,
+				   sizeof(t->name));
+	}
+}
+
 int rtapp_logs_load(const char *dir, const char *basename,
 		    struct rtapp_logs *logs, struct sw_err *err)
 {
@@ -324,6 +351,7 @@ int rtapp_logs_load(const char *dir, const char *basename,
 				  "%s: no rt-app log named %s-<task>-<idx>.log",
 				  dir, basename);
 	qsort(logs->t, logs->n, sizeof(*logs->t), cmp_task);
+	name_threads(logs);
 	return 0;
 fail:
 	closedir(d);

@@ -23,7 +23,7 @@ enum rtapp_series {
 enum { STEP_NONE, STEP_SETTLING, STEP_SETTLED };
 
 struct rtapp_task_log {
-	char name[64];		/* "<task>-<idx>": unique in the run */
+	char name[64];		/* "<task>" or "<task>-<k>" (entity.h) */
 	char task[48];		/* the task's key in the workload */
 	int idx;		/* rt-app's thread index */
 	char policy[32];	/* from the "# Policy" header */

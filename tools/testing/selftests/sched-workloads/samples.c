@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "entity.h"
 #include "samples.h"
 #include "stats.h"
 
@@ -144,21 +145,17 @@ static int parse_key(const char *key, const struct metric_def **def,
 }
 
 /*
- * The selector name of an entity read back from a file: "decoder-0" was
- * rt-app task "decoder", "hog#2" comm "hog"; others are their own group.
+ * The selector name of an entity read back from a file: threads "hog-1"
+ * and "hog" were task (or comm) "hog" (entity.h); others are their own.
  */
 static void group_of(const struct metric_def *def, const char *entity,
 		     char *group, size_t len)
 {
-	size_t n = strlen(entity), end = n;
-	char sep = def->source == SRC_RTAPP_TASK ? '-' :
-		   def->source == SRC_TRACE_TASK ? '#' : 0;
-
-	while (sep && end && entity[end - 1] >= '0' && entity[end - 1] <= '9')
-		end--;
-	if (!sep || end == n || !end || entity[end - 1] != sep)
-		end = n + 1;
-	snprintf(group, len, "%.*s", (int)(end - 1), entity);
+	if (def->source == SRC_RTAPP_TASK || def->source == SRC_TRACE_TASK)
+		entity_task_of(entity, group, len);
+	else	/* cut to the group's size */
+		snprintf(group, len, "%.*s", (int)strnlen(entity, len - 1),
+			 entity);
 }
 
 int sample_set_from_json(struct sample_set *ss, struct json_object *o,

@@ -524,6 +524,7 @@ int trace_analyze(const char *path, const struct trace_opts *opts,
 		snprintf(r->note, sizeof(r->note), "empty trace: no events%s",
 			 r->ws ? " up to the window end" : "");
 	ta_finish(r);
+	ta_classify(r);
 	if (r->failed) {
 		sw_err_set(err, SW_EXIT_RUN_ERROR, "%s: out of memory", path);
 		goto fail;

@@ -15,6 +15,7 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include "kthreads.h"
 #include "metrics.h"
 #include "util.h"
 
@@ -37,6 +38,11 @@ struct trace_opts {
 	size_t ntask_globs;
 	/* Buffer to read; NULL = top level, or the first instance with data. */
 	const char *buffer;
+	/*
+	 * Kernel threads alive around the run (kthreads.h); NULL, or a pid
+	 * it lacks: known by name only (kthread_comm()).
+	 */
+	const struct kthread_list *kthreads;
 };
 
 struct trace_report;
@@ -49,8 +55,9 @@ struct trace_report;
 int trace_analyze(const char *path, const struct trace_opts *opts,
 		  struct trace_report **out, struct sw_err *err);
 /*
- * Adds entities "comm" or "comm#k" (SRC_TRACE_TASK), "cpuN" (SRC_TRACE_CPU) and
- * "system" (SRC_TRACE_SYSTEM) with every trace metric.
+ * Adds entities "comm" or "comm-k" (SRC_TRACE_TASK; entity.h), "cpuN"
+ * (SRC_TRACE_CPU) and "system" (SRC_TRACE_SYSTEM) with every trace
+ * metric. @opts are those trace_analyze() was given.
  */
 int trace_report_add_metrics(struct trace_report *r,
 			     const struct trace_opts *opts,
@@ -59,9 +66,22 @@ uint64_t trace_report_lost_events(const struct trace_report *r);
 /*
  * Prints where wc.* and rt.wait_while_lower come from: the number of
  * stretches of each condition and the longest ones, each with when it
- * began and who was involved (trace_explain.c).
+ * began and who was involved (trace_explain.c); then a "neighbours:"
+ * section, the tasks outside the workload that ran most, user tasks and
+ * kernel threads apart.
  */
 void trace_report_explain(const struct trace_report *r, FILE *f);
+/*
+ * The tasks outside the workload that ran most in the window, the top 5
+ * above 0.1% of window * CPUs, largest first, as one line for a
+ * diagnostic: "stress-ng (pid 4242, fair nice 0) 12.1%, kworker/1:2
+ * (pid 77, kernel thread, fair nice 0) 0.4%"; "" when none. The policy
+ * is read from the prio of the task's last sched_switch ("rt N",
+ * "fair nice N", "deadline"); the share is of window * CPUs.
+ * trace_report_explain() lists them too, kernel threads apart.
+ */
+void trace_report_neighbours(const struct trace_report *r, char *buf,
+			     size_t len);
 /* Why metrics are unknown ("empty trace", ...), or NULL. */
 const char *trace_report_note(const struct trace_report *r);
 void trace_report_free(struct trace_report *r);

@@ -13,6 +13,7 @@
 #include "trace_analyze.h"
 
 #define TA_COMM_LEN	16
+#define TA_NO_PRIO	(-1000)	/* no sched_switch seen */
 #define TA_HASH_SIZE	1024
 
 enum ta_state {
@@ -79,6 +80,13 @@ struct ta_task {
 	uint64_t est_ns;		/* part of cpu_ns estimated */
 	unsigned long pi_boosts, pi_blocks;
 	uint64_t pi_blocked_ns, pi_blocked_max_ns;
+	uint64_t born_ts;		/* its sched_wakeup_new; 0 = not seen */
+	int switch_prio;		/* prio in its last sched_switch */
+
+	/* Set by ta_classify() once the events are read. */
+	int selected;			/* matched by trace_opts.task_globs */
+	int kthread;			/* a kernel thread (kthreads.h) */
+	char name[TA_COMM_LEN];		/* comm as an entity name (entity.h) */
 
 	struct ta_task *hnext;		/* live pids only */
 	struct ta_task *next;		/* every incarnation, first seen first */
@@ -116,8 +124,10 @@ struct trace_report {
 	uint64_t first_ts, last_ts, end_ts;
 	uint64_t nevents, nswitch;
 	uint64_t inferred;		/* switches deduced, not recorded */
-	int foreign_known;		/* set by trace_report_add_metrics() */
-	uint64_t foreign_ns;		/* CPU time of unselected tasks */
+	/* set by ta_classify() */
+	int foreign_known;		/* trace_opts says what is the workload */
+	uint64_t foreign_ns;		/* CPU time of unselected user tasks */
+	uint64_t kthread_ns;		/* CPU time of kernel threads */
 	uint64_t lost_rec, lost_stats;
 	int lost_unknown;		/* a page said "missed" without a count */
 	int stopped;			/* past the window: not an error */
@@ -168,6 +178,10 @@ void ta_ipi(struct trace_report *r, uint64_t ts, int cpu);
 void ta_freq(struct trace_report *r, uint64_t ts, int cpu,
 	     unsigned long khz);
 void ta_finish(struct trace_report *r);
+/* trace_metrics.c: which tasks are the workload's, kernel threads, ... */
+void ta_classify(struct trace_report *r);
+/* The measured window's length (0: no events in it). */
+uint64_t ta_window_ns(const struct trace_report *r);
 /* Length of [a, b) inside the window. */
 uint64_t ta_clip(const struct trace_report *r, uint64_t a, uint64_t b);
 int ta_in_window(const struct trace_report *r, uint64_t ts);

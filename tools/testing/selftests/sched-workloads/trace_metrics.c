@@ -71,8 +71,10 @@
  * For rt.*, a taken CPU runs its first fresh RT waiter (by priority, then
  * queueing order) next, or a fair task when it has no RT one.
  *
- * Per task (SRC_TRACE_TASK, last comm seen; entity "comm", or "comm#k" for
- * the k-th of the selected tasks with that comm by pid; the pid is the id):
+ * Per task (SRC_TRACE_TASK, last comm seen; entity.h names it: the comm,
+ * any character outside [A-Za-z0-9_] made '_', alone or "-k" for the k-th
+ * (from 0) of the selected tasks of that name by creation; the pid is the
+ * id):
  *   wakeup_lat.*          sched_waking -> sched_switch in, one sample per
  *                         wakeup that ended in the window with a recorded
  *                         switch in; p50/p90/p99/p999 are nearest-rank
@@ -148,11 +150,19 @@
  *                         unreliable and the caller should say so
  *   trace.window          length of the measured window
  *   trace.events          events read in it (and before it)
- *   foreign.cpu_share     CPU time of every task outside the workload
- *                         (not matched by trace_opts.task_globs; kernel
- *                         threads included) over window * CPUs; NAN
+ *   foreign.cpu_share     CPU time of the user-space tasks outside the
+ *                         workload (not matched by trace_opts.task_globs,
+ *                         not kernel threads) over window * CPUs; NAN
  *                         without task_globs. A run where this is large
  *                         was disturbed by something else on the machine
+ *   kthread.cpu_share     CPU time of kernel threads over window * CPUs. A
+ *                         kernel thread is a pid of trace_opts.kthreads
+ *                         (read from /proc around the run), else a comm
+ *                         of the per-CPU pattern above or "kworker/..."
+ *                         (kthreads.h). Kernel threads work for the
+ *                         workload too (its timers, its I/O): a large
+ *                         share is news about the kernel, not a busy
+ *                         machine
  *   trace.inferred_switches  switches inferred in the window, to a task or
  *                         to idle; many on a CPU mean its idle task (or
  *                         some task) leaves no events of its own
@@ -166,6 +176,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "entity.h"
 #include "trace_internal.h"
 
 enum {
@@ -174,7 +185,7 @@ enum {
 	T_RT_LOWER, T_UNOBSERVED, T_EST, T_INFERRED,
 	C_BUSY, C_IDLE, C_BUSY_SHARE, C_OVER, C_IPI, C_FREQ,
 	S_WC, S_WC_SHARE, S_WC_LONGEST, S_RT_LOWER, S_IPI, S_FREQ, S_LOST,
-	S_WINDOW, S_EVENTS, S_INFERRED, S_FOREIGN,
+	S_WINDOW, S_EVENTS, S_INFERRED, S_FOREIGN, S_KTHREAD,
 };
 
 static double us(uint64_t ns)
@@ -190,7 +201,7 @@ static double task_lat(const void *e, const struct metric_def *d)
 	return series_stat(s, d->arg);
 }
 
-static uint64_t window_ns(const struct trace_report *r)
+uint64_t ta_window_ns(const struct trace_report *r)
 {
 	uint64_t start = r->ws > r->first_ts ? r->ws : r->first_ts;
 
@@ -219,7 +230,7 @@ static double task_val(const void *e, const struct metric_def *d)
 	case T_CPU:
 		return us(t->cpu_ns);
 	case T_SHARE:
-		return window_ns(r) ? (double)t->cpu_ns / window_ns(r) : NAN;
+		return ta_window_ns(r) ? (double)t->cpu_ns / ta_window_ns(r) : NAN;
 	case T_TOP_SHARE:
 		return t->cpu_ns ? (double)top / t->cpu_ns : NAN;
 	case T_TOP_CPU:
@@ -279,7 +290,7 @@ static double cpu_val(const void *e, const struct metric_def *d)
 static double sys_val(const void *e, const struct metric_def *d)
 {
 	const struct trace_report *r = e;
-	uint64_t win = window_ns(r);
+	uint64_t win = ta_window_ns(r);
 	double worst = NAN;
 	int c;
 
@@ -315,6 +326,9 @@ static double sys_val(const void *e, const struct metric_def *d)
 	case S_FOREIGN:
 		return r->foreign_known && r->ncpus ?
 		       (double)r->foreign_ns / ((double)win * r->ncpus) : NAN;
+	case S_KTHREAD:
+		return r->ncpus ?
+		       (double)r->kthread_ns / ((double)win * r->ncpus) : NAN;
 	}
 	return NAN;
 }
@@ -391,7 +405,9 @@ const struct metric_def trace_metric_defs[] = {
 	SYS("trace.window", "us", S_WINDOW, "length of the measured window"),
 	SYS("trace.events", "count", S_EVENTS, "events read"),
 	SYS("foreign.cpu_share", "share", S_FOREIGN,
-	    "CPU time of tasks outside the workload / (window * CPUs)"),
+	    "CPU time of user tasks outside the workload / (window * CPUs)"),
+	SYS("kthread.cpu_share", "share", S_KTHREAD,
+	    "CPU time of kernel threads / (window * CPUs)"),
 	SYS("trace.inferred_switches", "count", S_INFERRED,
 	    "context switches deduced from the events, not recorded"),
 };
@@ -411,32 +427,61 @@ static int task_selected(const struct ta_task *t, const struct trace_opts *o)
 }
 
 /*
+ * Called at the end of trace_analyze(), while the options are known:
+ * which tasks the workload has, which are kernel threads (kthreads.h: in
+ * the list, else by name), and the CPU time of the others.
+ */
+void ta_classify(struct trace_report *r)
+{
+	const struct trace_opts *o = r->opts;
+	struct ta_task *t;
+
+	r->foreign_known = o && o->task_globs;
+	r->foreign_ns = r->kthread_ns = 0;
+	for (t = r->tasks; t; t = t->next) {
+		t->selected = task_selected(t, o);
+		t->kthread = (o && kthreads_find(o->kthreads, t->pid)) ||
+			     kthread_comm(t->comm);
+		entity_sanitize(t->comm, t->name, sizeof(t->name));
+		if (t->kthread)
+			r->kthread_ns += t->cpu_ns;
+		else if (!t->selected)
+			r->foreign_ns += t->cpu_ns;
+	}
+}
+
+/*
  * Entity names must not change from run to run (subtest names, baseline
- * keys), so no pid is part of them: a task is its comm when no other
- * selected task has that comm, else "comm#k", k counting namesakes in pid
- * order (incarnations of a reused pid in the order they appeared). The
- * pid is the entity's id.
+ * keys), so no pid is part of them: the rule of entity.h, on the comm made
+ * a name. Threads of one name are numbered in creation order when the
+ * trace has every one's sched_wakeup_new, else in pid order (rt-app
+ * creates a task's threads in index order; a reused pid's incarnations
+ * count in the order they appeared). The pid is the entity's id.
  */
 static void task_entity_name(const struct trace_report *r,
-			     const struct trace_opts *opts,
 			     const struct ta_task *t, char *buf, size_t len)
 {
 	const struct ta_task *p;
-	int rank = 1, total = 0, before = 1;
+	int rank = 0, total = 0, born = 1, before = 1;
 
+	for (p = r->tasks; p; p = p->next) {
+		if (p->selected && !strcmp(p->name, t->name)) {
+			total++;
+			born &= p->born_ts != 0;
+		}
+	}
 	for (p = r->tasks; p; p = p->next) {
 		if (p == t)
 			before = 0;
-		if (strcmp(p->comm, t->comm) || !task_selected(p, opts))
+		if (p == t || !p->selected || strcmp(p->name, t->name))
 			continue;
-		total++;
-		if (p->pid < t->pid || (p->pid == t->pid && before && p != t))
-			rank++;
+		if (born)
+			rank += p->born_ts < t->born_ts ||
+				(p->born_ts == t->born_ts && before);
+		else
+			rank += p->pid < t->pid || (p->pid == t->pid && before);
 	}
-	if (total == 1)
-		snprintf(buf, len, "%s", t->comm);
-	else
-		snprintf(buf, len, "%s#%d", t->comm, rank);
+	entity_thread_name(t->name, rank, total, buf, len);
 }
 
 int trace_report_add_metrics(struct trace_report *r,
@@ -447,19 +492,13 @@ int trace_report_add_metrics(struct trace_report *r,
 	char name[64];
 	int c;
 
-	/* What ran besides the workload: a disturbed run is no evidence. */
-	r->foreign_known = opts && opts->task_globs;
-	r->foreign_ns = 0;
-	for (t = r->tasks; r->foreign_known && t; t = t->next)
-		if (t->pid && !task_selected(t, opts))
-			r->foreign_ns += t->cpu_ns;
-
+	(void)opts;	/* ta_classify() applied them */
 	for (t = r->tasks; t; t = t->next) {
-		if (!task_selected(t, opts))
+		if (!t->selected)
 			continue;
-		task_entity_name(r, opts, t, name, sizeof(name));
+		task_entity_name(r, t, name, sizeof(name));
 		if (metric_set_add_entity(set, SRC_TRACE_TASK, t, name,
-					  t->comm, t->pid))
+					  t->name, t->pid))
 			return -1;
 	}
 	for (c = 0; c < r->ncpus; c++) {

@@ -42,14 +42,6 @@ static struct ta_cpu *cpu_of(struct trace_report *r, int cpu)
 	return cpu >= 0 && cpu < r->ncpus ? &r->cpu[cpu] : NULL;
 }
 
-/* "kworker/1:2", "ksoftirqd/0": per-CPU kthreads by naming convention. */
-static int percpu_kthread(const char *comm)
-{
-	const char *slash = strchr(comm, '/');
-
-	return slash && slash[1] >= '0' && slash[1] <= '9';
-}
-
 /* Affinity class of @t: the first matching "cpus" entry, else all or none. */
 static int task_mask(const struct trace_report *r, const struct ta_task *t)
 {
@@ -61,7 +53,7 @@ static int task_mask(const struct trace_report *r, const struct ta_task *t)
 	for (i = 0; i < o->naff; i++)
 		if (glob_match(o->aff[i].comm, t->comm))
 			return 2 + (int)i;
-	if (o->affinity_all && !percpu_kthread(t->comm))
+	if (o->affinity_all && !kthread_percpu_comm(t->comm))
 		return TA_MASK_ALL;
 	return TA_MASK_NONE;
 }
@@ -325,6 +317,7 @@ static struct ta_task *task_new(struct trace_report *r, int pid, uint64_t ts)
 	t->report = r;
 	t->pid = pid;
 	t->prio = 120;
+	t->switch_prio = TA_NO_PRIO;
 	t->cpu = -1;
 	t->since = ts;
 	strcpy(t->comm, "<...>");
@@ -727,6 +720,7 @@ void ta_switch(struct trace_report *r, int cpu, uint64_t ts, int prev_pid,
 		int runnable = (prev_state & 0xff) == 0;
 
 		t->prio = prev_prio;
+		t->switch_prio = prev_prio;
 		if (ta_in_window(r, ts)) {
 			if (runnable)
 				t->invol++;
@@ -750,6 +744,7 @@ void ta_switch(struct trace_report *r, int cpu, uint64_t ts, int prev_pid,
 	t = ta_task_get(r, next_pid, next_comm, ts);
 	if (t) {
 		t->prio = next_prio;
+		t->switch_prio = next_prio;
 		/* an observed switch in: the one exact latency sample */
 		if (t->state == TS_WAITING && t->waking_ts &&
 		    ta_in_window(r, ts) &&
@@ -775,6 +770,9 @@ void ta_waking(struct trace_report *r, uint64_t ts, int pid,
 		if (!t)
 			return;
 	}
+	/* creation order names a task's threads (entity.h) */
+	if (is_new && !t->born_ts)
+		t->born_ts = ts;
 	t->prio = prio;
 	if (t->state == TS_RUNNING || t->state == TS_WAITING) {
 		if (t->state == TS_WAITING)

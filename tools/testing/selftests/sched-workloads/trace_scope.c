@@ -2,6 +2,7 @@
 /*
  * Building the trace analysis options of a run.
  */
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -99,6 +100,7 @@ int trace_scope_measure(struct trace_scope *s, const char *trace,
 	struct trace_report *report = NULL;
 	int ret = -1;
 
+	s->neighbours[0] = '\0';
 	if (trace_analyze(trace, &s->opts, &report, err))
 		goto out;
 	*lost = trace_report_lost_events(report);
@@ -107,6 +109,7 @@ int trace_scope_measure(struct trace_scope *s, const char *trace,
 			trace_report_note(report));
 	if (s->explain)
 		trace_report_explain(report, s->explain);
+	trace_report_neighbours(report, s->neighbours, sizeof(s->neighbours));
 	if (trace_report_add_metrics(report, &s->opts, set)) {
 		sw_err_set(err, SW_EXIT_RUN_ERROR, "out of memory");
 		goto out;
@@ -117,8 +120,25 @@ out:
 	return ret;
 }
 
+int trace_scope_load_kthreads(struct trace_scope *s, const char *dir,
+			      struct sw_err *err)
+{
+	char path[PATH_MAX];
+	int ret;
+
+	if (path_join(path, sizeof(path), dir, KTHREADS_FILE))
+		return sw_err_set(err, SW_EXIT_USAGE, "%s: path too long", dir);
+	kthreads_free(&s->kthreads);
+	ret = kthreads_read(path, &s->kthreads, err);
+	if (ret < 0)
+		return -1;
+	s->opts.kthreads = ret ? NULL : &s->kthreads;
+	return 0;
+}
+
 void trace_scope_free(struct trace_scope *s)
 {
+	kthreads_free(&s->kthreads);
 	free(s->aff);
 	free(s->globs);
 	free(s->comms);

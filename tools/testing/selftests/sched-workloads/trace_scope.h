@@ -20,12 +20,26 @@ struct trace_scope {
 	char (*comms)[16];	/* rt-app thread names as the kernel cuts them */
 	size_t n;
 	FILE *explain;		/* trace_report_explain() there, if set */
+	struct kthread_list kthreads;	/* trace_scope_load_kthreads() */
+	/*
+	 * Set by trace_scope_measure(): the tasks outside the workload that
+	 * ran most (trace_report_neighbours()), to name who disturbed a
+	 * repetition; "" when none did.
+	 */
+	char neighbours[512];
 };
 
 /* @logs may be NULL (no window: the whole trace). */
 int trace_scope_init(struct trace_scope *s, const struct workload *w,
 		     const struct rtapp_logs *logs, struct sw_err *err);
 void trace_scope_free(struct trace_scope *s);
+/*
+ * Loads @dir/kthreads.txt (kthreads.h), when there, into s->kthreads and
+ * points the options at it. 0 when loaded or absent; -1 with @err set
+ * (SW_EXIT_BAD_LOG naming the file and line) when it is malformed.
+ */
+int trace_scope_load_kthreads(struct trace_scope *s, const char *dir,
+			      struct sw_err *err);
 /*
  * Analyses @trace as @s says and adds its metrics to @set; @lost gets the
  * events the trace lost. Why metrics are unknown, if so, goes to stderr.

@@ -8,7 +8,7 @@
  *                   "lower", "rel": 0.25, "abs": 20, "tail": false }, ... ]
  *
  * "task" is a glob matched against the rt-app task name (or the comm, for
- * trace metrics) and against the entity name ("audio-0", "hog#2"); "cpu"
+ * trace metrics) and against the entity name ("audio", "hog-2"); "cpu"
  * a CPU number or "*". Absolute checks bound the median over the run's
  * repetitions ("min"/"max", inclusive; a number, or an expression of
  * expr.h judged when the check is). Baseline checks compare the

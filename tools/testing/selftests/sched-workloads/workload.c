@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "entity.h"
 #include "workload.h"
 
 /* Turns json-c's byte offset into the line:column an editor shows. */
@@ -102,6 +103,16 @@ int workload_load(const char *path, struct workload *w, struct sw_err *err)
 			   "%s: \"tasks\": missing or empty; rt-app needs at least one task",
 			   path);
 		goto fail;
+	}
+	/* A task name is its threads' comm and part of result names. */
+	json_object_object_foreach(tasks, task, tval) {
+		(void)tval;
+		if (!entity_task_name_ok(task)) {
+			sw_err_set(err, SW_EXIT_BAD_WORKLOAD,
+				   "%s: \"tasks.%s\": a task name is 1-%d characters of A-Z, a-z, 0-9 and _ (a thread's comm keeps %d; '-', '.', '#' and spaces would break result names)",
+				   path, task, ENTITY_TASK_MAX, ENTITY_TASK_MAX);
+			goto fail;
+		}
 	}
 	if (!json_object_object_get_ex(w->root, WORKLOAD_BLOCK_KEY, &w->block) ||
 	    !json_object_is_type(w->block, json_type_object)) {

@@ -29,28 +29,28 @@ class TestBaselineChecks(unittest.TestCase):
     def test_one_run_cannot_be_significant(self):
         # wu_lat.p50 60 vs 40..44: +43%, below max(21, 10) us, and one
         # value above five has p = 1/6 anyway: not a regression.
-        ok, _ = self.res["vs-baseline.audio-0.wu_lat.p50.vs-baseline"]
+        ok, _ = self.res["vs-baseline.audio.wu_lat.p50.vs-baseline"]
         self.assertTrue(ok)
         self.assertIn("p=0.167", self.r.stdout)
 
     def test_tail_beyond_range_regresses(self):
         # wu_lat.p90 80 vs 20..24 (median 22): +58 us > max(11, 10)
-        ok, _ = self.res["vs-baseline.audio-0.wu_lat.p90.vs-baseline"]
+        ok, _ = self.res["vs-baseline.audio.wu_lat.p90.vs-baseline"]
         self.assertFalse(ok)
-        self.assertIn("REGRESSION audio-0: wu_lat.p90 = 80 us vs baseline "
+        self.assertIn("REGRESSION audio: wu_lat.p90 = 80 us vs baseline "
                       "22 (median of 5): +263.6%", self.r.stdout)
         # slack.p50 6000 vs 6500..6900 (median 6700): -700 > 670 (10%)
-        ok, _ = self.res["vs-baseline.audio-0.slack.p50.vs-baseline"]
+        ok, _ = self.res["vs-baseline.audio.slack.p50.vs-baseline"]
         self.assertFalse(ok)
 
     def test_improvement_passes(self):
         # slack.min -500 vs -800..-550, higher is better
-        ok, _ = self.res["vs-baseline.audio-0.slack.min.vs-baseline"]
+        ok, _ = self.res["vs-baseline.audio.slack.min.vs-baseline"]
         self.assertTrue(ok)
-        self.assertIn("improved audio-0: slack.min", self.r.stdout)
+        self.assertIn("improved audio: slack.min", self.r.stdout)
 
     def test_metric_missing_from_baseline_skips(self):
-        ok, d = self.res["vs-baseline.hog-1.run_inflation.p50.vs-baseline"]
+        ok, d = self.res["vs-baseline.hog.run_inflation.p50.vs-baseline"]
         self.assertTrue(ok)
         self.assertIn("SKIP", d)
         self.assertIn("the baseline has no value for it", d)

@@ -10,7 +10,9 @@ What a developer and a test lab do with the collection:
     make -C tools/testing/selftests TARGETS=sched-workloads O=DIR
 
 The harness is put in place by scripts/sched-workloads/ksft-harness.sh
-(make harness); without it these tests skip.
+(make harness); without it these tests skip. The script also puts the
+kernel's own KTAP parser (tools/testing/kunit/kunit_parser.py) in its
+cache: the battery's output must parse there with every result found.
 
 Two full battery runs here, no more: run_tests in the tree, and
 run_kselftest.sh from an installed copy, each inside swtest.live_lock()
@@ -19,10 +21,14 @@ The kselftest runner reopens /dev/stdout, so its output is read from a
 pipe, never a regular file. In 6.1, run_tests exits 0 even when a test
 fails: the output is what counts.
 """
+import contextlib
+import importlib
+import io
 import os
 import re
 import shutil
 import subprocess
+import sys
 import tarfile
 import tempfile
 import unittest
@@ -106,6 +112,76 @@ def remove_results(text):
             shutil.rmtree(m.group(1), ignore_errors=True)
 
 
+def kunit_dir():
+    """Where ksft-harness.sh puts the kernel's KTAP parser."""
+    cache = os.environ.get("SW_HARNESS_CACHE") or os.path.join(
+        os.environ.get("XDG_CACHE_HOME") or
+        os.path.join(os.path.expanduser("~"), ".cache"),
+        "sched-workloads", "harness")
+    return os.path.join(cache, "kunit")
+
+
+def kernel_ktap_parser():
+    """The kernel's kunit_parser module, or None when not extracted."""
+    d = kunit_dir()
+    if not os.path.isfile(os.path.join(d, "kunit_parser.py")):
+        return None
+    sys.path.insert(0, d)
+    try:
+        return importlib.import_module("kunit_parser")
+    finally:
+        sys.path.remove(d)
+
+
+def kernel_parse(parser, text):
+    """Every test kunit_parser finds in KTAP @text, nested ones included,
+    as (depth, name, status name), and what it printed meanwhile."""
+    log = io.StringIO()
+    # it prints through kunit_printer.stdout (newer trees) or print()
+    printer = getattr(parser, "stdout", None)
+    if printer is not None and hasattr(printer, "_output"):
+        saved, printer._output = printer._output, log
+    try:
+        with contextlib.redirect_stdout(log):
+            main = parser.parse_run_tests(text.splitlines())
+    finally:
+        if printer is not None and hasattr(printer, "_output"):
+            printer._output = saved
+    found = []
+
+    def walk(test, depth):
+        for sub in test.subtests:
+            found.append((depth, sub.name, sub.status.name))
+            walk(sub, depth + 1)
+    walk(main, 0)
+    return found, log.getvalue()
+
+
+class KernelKtapChecks:
+    """The output as the kernel's KTAP parser (kunit_parser.py) reads it:
+    a result line it cannot parse (a name with '#', say) is lost."""
+
+    def check_kernel_parser(self, ktap):
+        parser = kernel_ktap_parser()
+        if parser is None:
+            self.skipTest("no kunit_parser.py in %s: run "
+                          "scripts/sched-workloads/ksft-harness.sh"
+                          % kunit_dir())
+        found, log = kernel_parse(parser, ktap)
+        lines = swtest.ktap_results(ktap)
+        what = "kunit_parser said:\n%s\noutput:\n%s" % (log, ktap)
+        self.assertTrue(lines, what)
+        parsed = {name for _, name, _ in found}
+        for indent, ok, name, directive in lines:
+            self.assertIn(name, parsed, what)
+        self.assertEqual(len(found), len(lines), what)
+        # and the same verdicts, at the same nesting
+        want = sorted((indent // 2, name, "SKIPPED" if "SKIP" in directive
+                       else "SUCCESS" if ok else "FAILURE")
+                      for indent, ok, name, directive in lines)
+        self.assertEqual(sorted(found), want, what)
+
+
 def harness_missing():
     for f in HARNESS:
         if not os.path.exists(os.path.join(SELFTESTS, f)):
@@ -116,7 +192,7 @@ def harness_missing():
     return None
 
 
-class BatteryOutputChecks:
+class BatteryOutputChecks(KernelKtapChecks):
     """Checks on the output of one battery run under the kselftest runner."""
 
     def check_battery(self, text, workload_dir):
@@ -166,6 +242,7 @@ class BatteryOutputChecks:
                 siblings.append(name)
         self.assertEqual(len(top), len({r[2] for r in top}),
                          "duplicate workload names:\n" + prog)
+        self.check_kernel_parser(prog)
 
 
 class KselftestRunFlows(unittest.TestCase, BatteryOutputChecks):
@@ -212,6 +289,17 @@ class KselftestRunFlows(unittest.TestCase, BatteryOutputChecks):
                                    env=make_env())
             self.assertEqual(r.returncode, 0, r.stdout)
             self.check_battery(r.stdout, os.path.join(inst, "workloads"))
+
+
+class KernelKtapParser(unittest.TestCase, KernelKtapChecks):
+    """analyze's KTAP on fixtures, through the kernel's parser (no run)."""
+
+    def test_analyze_output(self):
+        r = swtest.sw("analyze", "--logs",
+                      swtest.fixture("logs", "instances"), "--workload",
+                      swtest.fixture("workloads", "instances.json"))
+        self.assertEqual(r.returncode, swtest.EXIT_FAIL, r.stderr)
+        self.check_kernel_parser(r.stdout)
 
 
 class KselftestBuildFlows(unittest.TestCase):

@@ -79,7 +79,45 @@ def run_broken(spec, tmp):
             os.rmdir(group)
 
 
+def scaled(expr, cpus):
+    """A "scale" count: "cpus", "cpus+1", "2*cpus-1" (at least 1)."""
+    mult, _, rest = expr.rpartition("*")
+    add = rest[len("cpus"):]
+    return max(1, int(mult or 1) * cpus + int(add or 0))
+
+
+def entities(workload, cpus):
+    """The entity names a run of @workload has on @cpus CPUs.
+
+    A task with one thread is its name; one with N > 1, "<task>-0" to
+    "<task>-<N-1>"; then the CPUs, the system, and "rtapp" (the result
+    "<workload>.rtapp.refused" of a workload the kernel refuses).
+    """
+    scale = workload["sched-workloads"].get("scale", {})
+    names = {"system", "rtapp"} | {"cpu%d" % c for c in range(cpus)}
+    for task, t in workload["tasks"].items():
+        n = t.get("instance", 1)
+        if "tasks.%s.instance" % task in scale:
+            n = scaled(scale["tasks.%s.instance" % task], cpus)
+        names |= {task} if n == 1 else {"%s-%d" % (task, k)
+                                        for k in range(n)}
+    return names
+
+
 class TestEveryWorkloadHasABreaker(unittest.TestCase):
+    def test_expect_fail_names(self):
+        """Every name a breaker expects to fail is one the run has."""
+        cpus = os.sysconf("SC_NPROCESSORS_ONLN")
+        for path in BREAKERS:
+            spec = load_json(path)
+            w = patched(spec["workload"], spec.get("patch"))
+            have = entities(w, cpus)
+            for name in spec["expect_fail"]:
+                with self.subTest(name=name):
+                    workload, entity, _ = name.split(".", 2)
+                    self.assertEqual(workload, spec["workload"])
+                    self.assertIn(entity, have, "%s: %s" % (path, name))
+
     def test_coverage(self):
         workloads = {os.path.basename(p)[:-5] for p in
                      glob.glob(os.path.join(COLLECTION, "workloads",

@@ -24,12 +24,12 @@ class TestBasicLogs(unittest.TestCase):
         cls.m = metrics_of("basic")
 
     def test_entities(self):
-        self.assertEqual(sorted(self.m), ["audio-0", "hog-1"])
-        self.assertEqual(self.m["audio-0"]["group"], "audio")
-        self.assertEqual(self.m["hog-1"]["group"], "hog")
+        self.assertEqual(sorted(self.m), ["audio", "hog"])
+        self.assertEqual(self.m["audio"]["group"], "audio")
+        self.assertEqual(self.m["hog"]["group"], "hog")
 
     def test_passes_and_first_pass_apart(self):
-        a = self.m["audio-0"]
+        a = self.m["audio"]
         self.assertEqual(a["passes"], 6)
         # The first row: slack 8000, wu_lat 50; kept out of the series.
         self.assertEqual(a["first.slack"], 8000)
@@ -38,7 +38,7 @@ class TestBasicLogs(unittest.TestCase):
     def test_slack(self):
         # Steady slack: 7000 -500 8500 6000 -100
         # sorted: -500 -100 6000 7000 8500
-        a = self.m["audio-0"]
+        a = self.m["audio"]
         self.assertEqual(a["slack.min"], -500)
         self.assertEqual(a["slack.p50"], 6000)     # rank ceil(2.5) = 3
         self.assertEqual(a["slack.p10"], -500)     # rank ceil(0.5) = 1
@@ -50,7 +50,7 @@ class TestBasicLogs(unittest.TestCase):
     def test_wu_lat(self):
         # wu_lat 80 300 60 40 1000, but the passes with slack -500 and
         # -100 did not sleep: 80 60 40 -> sorted 40 60 80
-        a = self.m["audio-0"]
+        a = self.m["audio"]
         self.assertEqual(a["wu_lat.p50"], 60)      # rank ceil(1.5) = 2
         self.assertEqual(a["wu_lat.p90"], 80)      # rank ceil(2.7) = 3
         self.assertEqual(a["wu_lat.p99"], 80)
@@ -59,27 +59,27 @@ class TestBasicLogs(unittest.TestCase):
 
     def test_run_inflation(self):
         # run / c_duration: 1.1 2.0 1.0 1.2 1.0 -> 1.0 1.0 1.1 1.2 2.0
-        a = self.m["audio-0"]
+        a = self.m["audio"]
         self.assertAlmostEqual(a["run_inflation.p50"], 1.1)
         self.assertAlmostEqual(a["run_inflation.max"], 2.0)
         self.assertAlmostEqual(a["run_inflation.mean"], 6.3 / 5)
 
     def test_period_jitter(self):
         # |period - 10000|: 0 500 200 0 100 -> 0 0 100 200 500
-        a = self.m["audio-0"]
+        a = self.m["audio"]
         self.assertEqual(a["period_jitter.p50"], 100)
         self.assertEqual(a["period_jitter.p90"], 500)
         self.assertEqual(a["period_jitter.max"], 500)
 
     def test_rate(self):
         # perf / run: 90.9 25 100 83.3 80 -> 25 80 83.3 90.9 100
-        a = self.m["audio-0"]
+        a = self.m["audio"]
         self.assertAlmostEqual(a["rate.p50"], 100000 / 1200)
         self.assertAlmostEqual(a["rate.p10"], 25)
 
     def test_task_without_timer(self):
         # No c_period: no slack, wu_lat or jitter, never "missed".
-        h = self.m["hog-1"]
+        h = self.m["hog"]
         self.assertEqual(h["passes"], 3)
         self.assertIsNone(h["slack.min"])
         self.assertIsNone(h["wu_lat.p50"])
@@ -107,7 +107,7 @@ class TestStartup(unittest.TestCase):
         # late: backlog 8000; pass 2 (3000 <= 8000) -> min(2000, 3000);
         # pass 3 (1500 <= 2000) -> min(-4000, 1500); pass 4 (-500) is
         # beyond it: steady slack -500 2000 -100
-        t = self.m["late-0"]
+        t = self.m["late"]
         self.assertEqual(t["startup.passes"], 3)
         self.assertEqual(t["first.slack"], -8000)
         self.assertEqual(t["missed_periods"], 2)
@@ -116,18 +116,18 @@ class TestStartup(unittest.TestCase):
         self.assertEqual(t["wu_lat.max"], 30)
 
     def test_pass_that_slept_ends_startup(self):
-        t = self.m["ontime-1"]
+        t = self.m["ontime"]
         self.assertEqual(t["startup.passes"], 1)
         self.assertEqual(t["missed_periods"], 1)
 
     def test_later_than_the_backlog_is_steady(self):
         # 9000 > 8000: the second pass is late on its own account
-        t = self.m["runaway-2"]
+        t = self.m["runaway"]
         self.assertEqual(t["startup.passes"], 1)
         self.assertEqual(t["missed_periods"], 2)
 
     def test_no_spare_time_no_catchup(self):
-        t = self.m["full-3"]
+        t = self.m["full"]
         self.assertEqual(t["startup.passes"], 1)
         self.assertEqual(t["missed_periods"], 1)
 
@@ -141,34 +141,34 @@ class TestDutyStep(unittest.TestCase):
 
     def test_overruns_until_on_time(self):
         # 1000 x3, then 9000: -500 -200 (counted) 600 (settled) -100
-        t = self.m["duty-0"]
+        t = self.m["duty"]
         self.assertEqual(t["step.missed_periods"], 2)
         self.assertEqual(t["missed_periods"], 3)
 
     def test_no_step(self):
-        self.assertIsNone(self.m["flat-1"]["step.missed_periods"])
+        self.assertIsNone(self.m["flat"]["step.missed_periods"])
         # 1000 -> 1500 is no doubling
-        self.assertIsNone(self.m["small-2"]["step.missed_periods"])
+        self.assertIsNone(self.m["small"]["step.missed_periods"])
 
     def test_step_after_a_late_start(self):
         # backlog 30000; -25000 -> min(21000, 25000); -20000 -> 12000;
         # the first heavy pass (-19000) is beyond it: start-up 3 passes,
         # and the step's overruns never end
-        t = self.m["starved-4"]
+        t = self.m["starved"]
         self.assertEqual(t["startup.passes"], 3)
         self.assertEqual(t["missed_periods"], 3)
         self.assertEqual(t["step.missed_periods"], 3)
 
     def test_first_step_only(self):
         # 1000 -> 3000 is the step, met at once; 3000 -> 9000 comes after
-        self.assertEqual(self.m["second-3"]["step.missed_periods"], 0)
+        self.assertEqual(self.m["second"]["step.missed_periods"], 0)
 
 
 class TestUpstreamFlavour(unittest.TestCase):
     """Tabs, an extra column: columns are found by name."""
 
     def test_values(self):
-        c = metrics_of("upstream")["cam-3"]
+        c = metrics_of("upstream")["cam"]
         self.assertEqual(c["passes"], 3)
         self.assertEqual(c["first.slack"], 15000)
         # Steady slack 14000 -1000; wu_lat 30 (the overrun pass's 900
@@ -181,9 +181,29 @@ class TestUpstreamFlavour(unittest.TestCase):
         self.assertAlmostEqual(c["rate.p50"], 50 / 4000)
 
 
+class TestInstances(unittest.TestCase):
+    """Threads are named per task, not by rt-app's index in the file.
+
+    logs/instances: rt-app-lead-0 (4 passes), rt-app-crew-1, -2, -3 (1,
+    2 and 3 passes: three instances of task "crew"), rt-app-tail-4 (5).
+    """
+
+    def test_names(self):
+        m = metrics_of("instances")
+        self.assertEqual(sorted(m), ["crew-0", "crew-1", "crew-2", "lead",
+                                     "tail"])
+        # instance k of crew is rt-app's thread 1 + k: k + 1 passes
+        for k in range(3):
+            self.assertEqual(m["crew-%d" % k]["passes"], k + 1)
+            self.assertEqual(m["crew-%d" % k]["group"], "crew")
+        self.assertEqual(m["lead"]["passes"], 4)
+        self.assertEqual(m["tail"]["passes"], 5)
+        self.assertEqual(m["tail"]["group"], "tail")
+
+
 class TestEmptySeries(unittest.TestCase):
     def test_header_only(self):
-        i = metrics_of("header-only")["idle-0"]
+        i = metrics_of("header-only")["idle"]
         self.assertEqual(i["passes"], 0)
         self.assertIsNone(i["first.slack"])
         self.assertIsNone(i["slack.p50"])

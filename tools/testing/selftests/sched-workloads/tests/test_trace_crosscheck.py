@@ -48,7 +48,7 @@ class TestCrossCheck(unittest.TestCase):
         cls.dir = os.path.join(results_dir(cls.r.stdout), "crosscheck",
                                "rep-1")
         m = load_json(os.path.join(cls.dir, "metrics.json"))
-        cls.log = m["rtapp_tasks"]["tick-0"]
+        cls.log = m["rtapp_tasks"]["tick"]
         cls.trace = m["trace_tasks"].get("tick")
 
     def test_run_passed(self):

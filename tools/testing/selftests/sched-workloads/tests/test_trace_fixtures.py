@@ -8,6 +8,7 @@ values fixtures/trace/reference.py derived from `trace-cmd report` text.
 Then feeds it truncated, random, empty and text files: each must give
 exit 7 (bad trace) with a message naming the file, and no sanitizer report.
 """
+import glob
 import gzip
 import json
 import math
@@ -16,17 +17,19 @@ import random
 import re
 import shutil
 import subprocess
+import sys
 import tempfile
 import unittest
 
-from swtest import EXIT_PASS, EXIT_USAGE, sw
+from swtest import EXIT_BAD_LOG, EXIT_FAIL, EXIT_PASS, EXIT_USAGE, sw
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 COLLECTION = os.path.dirname(HERE)
 FIX = os.path.join(HERE, "fixtures", "trace")
 SOURCES = ["tests/trace_check.c", "trace_analyze.c", "trace_sched.c",
            "trace_metrics.c", "trace_explain.c", "metrics.c",
-           "rtapp_metrics.c", "canary.c", "stats.c",
+           "rtapp_metrics.c", "canary.c", "stats.c", "entity.c",
+           "kthreads.c",
            "util.c"]
 EXIT_BAD_TRACE = 7
 SAN_ENV = {"ASAN_OPTIONS": "detect_leaks=1:allocator_may_return_null=1",
@@ -57,6 +60,23 @@ def explained(text):
             out[section][1].append((int(m.group(1)) * 10**6 +
                                     int(m.group(2)), float(m.group(3))))
     return out
+
+
+def logs_window(logdir):
+    """The window analyze takes from rt-app's logs, in trace ns: the
+    first pass's start to the last pass's end (columns named in the
+    second header line, microseconds)."""
+    start, end = None, 0
+    for log in glob.glob(os.path.join(logdir, "rt-app-*.log")):
+        with open(log) as f:
+            lines = f.read().splitlines()
+        cols = lines[1].lstrip("#").split()
+        for row in lines[2:]:
+            v = dict(zip(cols, row.split()))
+            s, e = float(v["start"]), float(v["end"])
+            start = s if start is None else min(start, s)
+            end = max(end, e)
+    return int(start * 1000), int(end * 1000)
 
 
 def close(a, b):
@@ -167,6 +187,9 @@ class TraceFixtures(unittest.TestCase):
     def test_taken1(self):
         self.compare("taken1")
 
+    def test_disturbed(self):
+        self.compare("disturbed")
+
     def test_taken_cpus(self):
         """taken1: a task woken onto idle CPU 1 makes it no idle CPU."""
         p = self.check("-A", "rtsleeper1=1", "-A", "hog0*=0-1",
@@ -200,7 +223,7 @@ class TraceFixtures(unittest.TestCase):
         self.assertEqual(r.returncode, EXIT_PASS, r.stderr)
         lines = r.stdout.splitlines()
         self.assertRegex(lines[0], r"^wc: \d+ stretches with a CPU idle")
-        self.assertEqual(len(lines), 8, r.stdout)
+        self.assertEqual(len(lines), 12, r.stdout)
         for x in lines[1:6]:
             self.assertRegex(x, r"^  at \d+\.\d{6} \([+-]\d+\.\d{6} s\): "
                              r"[0-9.]+ us; \S+ \(pid \d+\) waited on cpu\d "
@@ -209,6 +232,17 @@ class TraceFixtures(unittest.TestCase):
         self.assertRegex(lines[6], r"^rt: 1 stretch with an RT task")
         self.assertRegex(lines[7], r"rtsleeper1 \(pid \d+\) waited on cpu1 "
                          r"while cpu")
+        # then who else ran: without a workload every user task is its
+        # own; the kernel threads' share is reference.py's
+        with open(os.path.join(FIX, "taken1.expected.json")) as f:
+            ref = json.load(f)[0]["metrics"]["system"]["system"]
+        self.assertRegex(lines[8], r"^neighbours: ")
+        self.assertEqual(lines[9], "  user tasks: not known (no workload "
+                         "says which tasks are its own)")
+        self.assertEqual(lines[10], "  kernel threads: %.1f%% in all "
+                         "(kthread.cpu_share)"
+                         % (100 * ref["kthread.cpu_share"]))
+        self.assertEqual(lines[11], "    none of them")
         # nothing to explain without a trace
         r = sw("analyze", "--logs", FIX, "--explain")
         self.assertEqual(r.returncode, EXIT_USAGE, r.stderr)
@@ -279,6 +313,135 @@ class TraceFixtures(unittest.TestCase):
         self.assertGreaterEqual(high["pi.blocked_count"], 3)
         self.assertGreater(high["pi.blocked_max"], 1000)
         self.assertIsNotNone(high["rt.wait_while_lower"])
+
+    def reference(self, name, *args):
+        """reference.py's analysis of fixture @name with trace_check
+        options @args."""
+        sys.path.insert(0, FIX)
+        try:
+            import reference
+        finally:
+            sys.path.remove(FIX)
+        return reference.compute(self.dats[name], list(args))
+
+    @staticmethod
+    def share(ref, task):
+        """@task's CPU time over window x CPUs, as reference.py has it."""
+        return task.cpu_ns / ((ref.end - max(ref.ws, ref.first)) *
+                              ref.ncpus)
+
+    def analyze(self, logs, *extra):
+        """analyze of the disturbed repetition: (metrics, explain text)."""
+        args = ["analyze", "--logs", logs, "--trace",
+                self.dats["disturbed"], "--workload",
+                os.path.join(HERE, "fixtures", "workloads", "disturbed.json")]
+        out = os.path.join(self.tmp, "disturbed.metrics.json")
+        r = sw(*(args + ["--metrics-out", out] + list(extra)))
+        self.assertIn(r.returncode, (EXIT_PASS, EXIT_FAIL), r.stderr)
+        with open(out) as f:
+            m = json.load(f)
+        r = sw(*(args + ["--explain"]))
+        self.assertEqual(r.returncode, EXIT_PASS, r.stderr)
+        return m, r.stdout
+
+    def test_disturbed_neighbour_named(self):
+        """A repetition run beside a CPU hog (record-disturbed.sh): the
+        hog is named with its pid, policy and share, and only it makes
+        the repetition disturbed."""
+        logs = os.path.join(HERE, "fixtures", "logs", "disturbed")
+        ws, we = logs_window(logs)
+        ref = self.reference("disturbed", "-t", "pulse", "-s", str(ws),
+                             "-e", str(we), "-k",
+                             os.path.join(logs, "kthreads.txt"))
+        hog = [t for t in ref.all if t.comm == "sw_neighbour"]
+        self.assertEqual(len(hog), 1)
+        hog = hog[0]
+        want = ref.result()["system"]["system"]
+        m, text = self.analyze(logs)
+        s = m["system"]["system"]
+        # one CPU of two, less what the workload took from it
+        self.assertGreater(self.share(ref, hog), 0.4)
+        self.assertTrue(close(s["foreign.cpu_share"],
+                              want["foreign.cpu_share"]), s)
+        self.assertTrue(close(s["kthread.cpu_share"],
+                              want["kthread.cpu_share"]), s)
+        self.assertGreater(s["foreign.cpu_share"], 0.05)
+        self.assertLess(s["kthread.cpu_share"], 0.01)
+        # the threads of task pulse: one name each, the same both ways
+        self.assertEqual(sorted(m["rtapp_tasks"]), ["pulse-0", "pulse-1"])
+        self.assertEqual(sorted(m["trace_tasks"]), ["pulse-0", "pulse-1"])
+        user = text.split("  user tasks: ")[1].split("  kernel threads:")[0]
+        lines = user.splitlines()
+        self.assertEqual(lines[0], "%.1f%% in all (foreign.cpu_share)"
+                         % (100 * want["foreign.cpu_share"]))
+        self.assertEqual(lines[1], "    sw_neighbour (pid %d, fair nice 0) "
+                         "%.1f%%" % (hog.pid, 100 * self.share(ref, hog)))
+
+    def test_kthread_list_moves_share(self):
+        """A pid kthreads.txt declares a kernel thread counts in
+        kthread.cpu_share, not in foreign.cpu_share: the hog of the
+        disturbed repetition, declared one, moves its whole share."""
+        logs = os.path.join(HERE, "fixtures", "logs", "disturbed")
+        before, _ = self.analyze(logs)
+        d = os.path.join(self.tmp, "kthread-logs")
+        shutil.copytree(logs, d, dirs_exist_ok=True)
+        ws, we = logs_window(logs)
+        ref = self.reference("disturbed", "-t", "pulse", "-s", str(ws),
+                             "-e", str(we))
+        hog = [t for t in ref.all if t.comm == "sw_neighbour"][0]
+        with open(os.path.join(d, "kthreads.txt"), "a") as f:
+            f.write("%d sw_neighbour\n" % hog.pid)
+        after, text = self.analyze(d)
+        b, a = before["system"]["system"], after["system"]["system"]
+        moved = self.share(ref, hog)
+        self.assertTrue(close(b["foreign.cpu_share"] - a["foreign.cpu_share"],
+                              moved), (b, a, moved))
+        self.assertTrue(close(a["kthread.cpu_share"] - b["kthread.cpu_share"],
+                              moved), (b, a, moved))
+        self.assertLess(a["foreign.cpu_share"], 0.05)
+        kth = text.split("  kernel threads: ")[1].splitlines()
+        self.assertEqual(kth[1], "    sw_neighbour (pid %d, fair nice 0) "
+                         "%.1f%%" % (hog.pid, 100 * moved))
+
+    def test_kthread_list_on_pinned(self):
+        """The same on an older fixture through trace_check -k: hogB,
+        outside the workload (-t hogA), declared a kernel thread."""
+        path = os.path.join(self.tmp, "pinned-kthreads.txt")
+        ref = self.reference("pinned", "-t", "hogA")
+        hog = [t for t in ref.all if t.comm == "hogB"][0]
+        with open(path, "w") as f:
+            f.write("%d hogB\n" % hog.pid)
+        got = []
+        for extra in ([], ["-k", path]):
+            p = self.check(*(["-t", "hogA"] + extra +
+                             [self.dats["pinned"]]))
+            self.assertEqual(p.returncode, 0, p.stderr)
+            got.append(json.loads(p.stdout)["system"]["system"])
+        want = self.reference("pinned", "-t", "hogA", "-k", path)
+        want = want.result()["system"]["system"]
+        for k in ("foreign.cpu_share", "kthread.cpu_share"):
+            self.assertTrue(close(got[1][k], want[k]), (k, got[1], want))
+        moved = self.share(ref, hog)
+        self.assertGreater(moved, 0.1)
+        self.assertTrue(close(got[1]["kthread.cpu_share"] -
+                              got[0]["kthread.cpu_share"], moved))
+        self.assertTrue(close(got[0]["foreign.cpu_share"] -
+                              got[1]["foreign.cpu_share"], moved))
+
+    def test_bad_kthread_list(self):
+        """A kthreads.txt that is not "pid comm" lines: exit 6, with the
+        file and line."""
+        d = os.path.join(self.tmp, "bad-kthreads")
+        shutil.copytree(os.path.join(HERE, "fixtures", "logs", "disturbed"),
+                        d, dirs_exist_ok=True)
+        path = os.path.join(d, "kthreads.txt")
+        with open(path, "a") as f:
+            f.write("kworker/0:1 12\n")
+        with open(path) as f:
+            n = len(f.read().splitlines())
+        r = sw("analyze", "--logs", d, "--trace", self.dats["disturbed"])
+        self.assertEqual(r.returncode, EXIT_BAD_LOG, r.stderr)
+        self.assertIn("%s:%d: expected \"pid comm\"" % (path, n), r.stderr)
 
     def test_empty_trace(self):
         """Recorded with tracing off: analyses, nothing is known."""

@@ -5,7 +5,9 @@ The outcome of every check in fixtures/workloads/verdicts.json is worked
 out by hand from the fixture logs (see test_rtapp_logs.py for the
 values).
 """
+import json
 import os
+import tempfile
 import unittest
 
 from swtest import (EXIT_BAD_WORKLOAD, EXIT_FAIL, EXIT_PASS, fixture,
@@ -13,16 +15,16 @@ from swtest import (EXIT_BAD_WORKLOAD, EXIT_FAIL, EXIT_PASS, fixture,
 
 EXPECTED = [
     # (name, ok): value against bound
-    ("verdicts.audio-0.missed_periods", False),     # 2 > 0
-    ("verdicts.audio-0.slack.p50", True),           # 6000 >= 6000
-    ("verdicts.audio-0.wu_lat.p90", False),         # 80 > 79
-    ("verdicts.hog-1.run_inflation.max", True),     # 1.5 <= 1.5
-    ("verdicts.audio-0.run_inflation.p50", True),   # 1.1 in [1.0, 1.1]
-    ("verdicts.hog-1.run_inflation.p50", True),     # 1.0 in [1.0, 1.1]
-    ("verdicts.hog-1.slack.min", False),            # no timer: not measured
-    ("verdicts.nobody.passes", False),              # selects nothing
-    ("verdicts.audio-0.wu_lat.p50", True),          # 60 <= 60
-    ("verdicts.audio-0.wu_lat.p50.2", True),        # same metric again
+    ("verdicts.audio.missed_periods", False),    # 2 > 0
+    ("verdicts.audio.slack.p50", True),          # 6000 >= 6000
+    ("verdicts.audio.wu_lat.p90", False),        # 80 > 79
+    ("verdicts.hog.run_inflation.max", True),    # 1.5 <= 1.5
+    ("verdicts.audio.run_inflation.p50", True),  # 1.1 in [1.0, 1.1]
+    ("verdicts.hog.run_inflation.p50", True),    # 1.0 in [1.0, 1.1]
+    ("verdicts.hog.slack.min", False),           # no timer: not measured
+    ("verdicts.nobody.passes", False),           # selects nothing
+    ("verdicts.audio.wu_lat.p50", True),         # 60 <= 60
+    ("verdicts.audio.wu_lat.p50.2", True),       # same metric again
 ]
 
 
@@ -59,10 +61,10 @@ class TestVerdicts(unittest.TestCase):
 
     def test_failure_says_metric_value_expectation(self):
         out = self.r.stdout
-        self.assertIn("FAIL audio-0: missed_periods = 2 count, expected <= 0",
+        self.assertIn("FAIL audio: missed_periods = 2 count, expected <= 0",
                       out)
-        self.assertIn("FAIL audio-0: wu_lat.p90 = 80 us, expected <= 79", out)
-        self.assertIn("hog-1: slack.min: not measured", out)
+        self.assertIn("FAIL audio: wu_lat.p90 = 80 us, expected <= 79", out)
+        self.assertIn("hog: slack.min: not measured", out)
         self.assertIn('selector "nobody" matched nothing', out)
         self.assertIn("expected <= 60: inclusive bound", out)
 
@@ -120,6 +122,33 @@ class TestMalformedWorkloads(unittest.TestCase):
                 self.assertIn(path, r.stderr)
                 self.assertIn(msg, r.stderr)
 
+    def test_task_names(self):
+        """A task name is a comm and part of result names: 1-15 of
+        [A-Za-z0-9_], no '#' (KTAP directive), ' ', '-' or '.'."""
+        def check(task):
+            text = json.dumps({
+                "sched-workloads": {"description": "names", "checks": [
+                    {"metric": "passes", "task": "*", "min": 1}]},
+                "global": {"duration": 1},
+                "tasks": {task: {"loop": 1, "run": 10}}})
+            with tempfile.TemporaryDirectory() as d:
+                path = os.path.join(d, "names.json")
+                with open(path, "w") as f:
+                    f.write(text)
+                return path, sw("check", path)
+        for task in ("hog#1", "a b", "sixteen_chars_xx", "a-b", "a.b", "",
+                     "h\u00f6g"):
+            with self.subTest(task=task):
+                path, r = check(task)
+                self.assertEqual(r.returncode, EXIT_BAD_WORKLOAD, r.stderr)
+                self.assertIn(path, r.stderr)
+                self.assertIn('"tasks.%s": a task name is 1-15 characters'
+                              % task, r.stderr)
+        for task in ("fifteen_chars_x", "T", "tick_1ms"):
+            with self.subTest(task=task):
+                _, r = check(task)
+                self.assertEqual(r.returncode, EXIT_PASS, r.stderr)
+
     def test_analyze_refuses_bad_block(self):
         r = judge("unknown-metric.json")
         self.assertEqual(r.returncode, EXIT_BAD_WORKLOAD)
@@ -140,8 +169,32 @@ class TestMalformedWorkloads(unittest.TestCase):
         self.assertEqual(r.returncode, EXIT_PASS, r.stderr)
 
 
+class TestInstanceSelectors(unittest.TestCase):
+    """logs/instances: "crew" selects the task's three threads, "crew-0"
+    the first only (1, 2 and 3 passes; lead 4, tail 5)."""
+
+    def test_names(self):
+        r = sw("analyze", "--logs", fixture("logs", "instances"),
+               "--workload", fixture("workloads", "instances.json"))
+        self.assertEqual(r.returncode, EXIT_FAIL, r.stdout)
+        sub = [(name, ok) for indent, ok, name, _ in ktap_results(r.stdout)
+               if indent == 2]
+        self.assertEqual(sub, [
+            ("instances.lead.passes", True),
+            ("instances.crew-0.passes", True),
+            ("instances.crew-1.passes", True),
+            ("instances.crew-2.passes", True),
+            ("instances.tail.passes", True),
+            ("instances.crew-0.passes.2", True),    # 1 <= 2
+            ("instances.crew-1.passes.2", True),    # 2 <= 2
+            ("instances.crew-2.passes.2", False),   # 3 > 2
+            ("instances.crew-0.passes.3", True),    # 1 <= 1
+            ("instances.tail.passes.vs-baseline", True),    # SKIP
+        ])
+
+
 class TestExpressionBounds(unittest.TestCase):
-    """Bounds computed when judged: audio-0 has 6 passes."""
+    """Bounds computed when judged: audio has 6 passes."""
 
     def test_values(self):
         r = judge("expr-bounds.json")
@@ -149,10 +202,10 @@ class TestExpressionBounds(unittest.TestCase):
         sub = [(name, ok) for indent, ok, name, _ in ktap_results(r.stdout)
                if indent == 2]
         self.assertEqual(sub, [
-            ("expr-bounds.audio-0.passes", True),      # 6 in [6, 100 cpus]
-            ("expr-bounds.audio-0.passes.2", False),   # 6 > 10 - 5
-            ("expr-bounds.audio-0.passes.3", True),    # 6 >= x / x
-            ("expr-bounds.audio-0.passes.4", False),   # no such sysctl
+            ("expr-bounds.audio.passes", True),     # 6 in [6, 100 cpus]
+            ("expr-bounds.audio.passes.2", False),  # 6 > 10 - 5
+            ("expr-bounds.audio.passes.3", True),   # 6 >= x / x
+            ("expr-bounds.audio.passes.4", False),  # no such sysctl
         ])
         self.assertIn("expected in [6, %d] (2 * (1 + 2))"
                       % (100 * os.sysconf("SC_NPROCESSORS_ONLN")), r.stdout)

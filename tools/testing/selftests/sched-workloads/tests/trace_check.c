@@ -4,11 +4,12 @@
  * as metrics.json does. For the trace fixtures test and for by-hand use.
  *
  *   trace_check [-s START_NS] [-e END_NS] [-a] [-A GLOB=CPULIST]...
- *               [-t GLOB]... [-b BUFFER] FILE
+ *               [-t GLOB]... [-b BUFFER] [-k KTHREADS] FILE
  *
  * -a: tasks without a matching -A may run on every CPU; -A "hog*=1" or
- * "w*=0-1,3" gives the CPUs of tasks whose comm matches. Exits with the
- * analyser's code (7 = bad trace) and its message on stderr.
+ * "w*=0-1,3" gives the CPUs of tasks whose comm matches; -k a
+ * kthreads.txt (kthreads.h). Exits with the analyser's code (7 = bad
+ * trace) and its message on stderr; the explanation goes to stderr too.
  */
 #include <errno.h>
 #include <stdio.h>
@@ -47,7 +48,7 @@ static int parse_cpus(const char *s, uint64_t *mask)
 
 static int help(void)
 {
-	fputs("trace_check [-s START_NS] [-e END_NS] [-a] [-A GLOB=CPUS]... [-t GLOB]... [-b BUFFER] FILE\n",
+	fputs("trace_check [-s START_NS] [-e END_NS] [-a] [-A GLOB=CPUS]... [-t GLOB]... [-b BUFFER] [-k KTHREADS] FILE\n",
 	      stderr);
 	return SW_EXIT_USAGE;
 }
@@ -57,6 +58,7 @@ int main(int argc, char **argv)
 	struct trace_affinity aff[MAX_ARGS];
 	const char *globs[MAX_ARGS];
 	struct trace_opts o = { .aff = aff, .task_globs = NULL };
+	struct kthread_list kt = { 0 };
 	struct metric_set set = { 0 };
 	struct trace_report *r = NULL;
 	struct sw_err err = { 0 };
@@ -65,7 +67,7 @@ int main(int argc, char **argv)
 	int opt, ret = SW_EXIT_PASS;
 	size_t nglobs = 0;
 
-	while ((opt = getopt(argc, argv, "s:e:aA:t:b:")) != -1) {
+	while ((opt = getopt(argc, argv, "s:e:aA:t:b:k:")) != -1) {
 		switch (opt) {
 		case 's':
 			o.start_ns = strtoull(optarg, NULL, 10);
@@ -94,6 +96,15 @@ int main(int argc, char **argv)
 		case 'b':
 			o.buffer = optarg;
 			break;
+		case 'k':
+			if (o.kthreads || kthreads_read(optarg, &kt, &err)) {
+				fprintf(stderr, "trace_check: %s\n", err.msg[0] ?
+					err.msg : "-k given twice, or no such file");
+				kthreads_free(&kt);
+				return err.code ? err.code : SW_EXIT_USAGE;
+			}
+			o.kthreads = &kt;
+			break;
 		default:
 			return help();
 		}
@@ -107,6 +118,7 @@ int main(int argc, char **argv)
 
 	if (trace_analyze(argv[optind], &o, &r, &err)) {
 		fprintf(stderr, "trace_check: %s\n", err.msg);
+		kthreads_free(&kt);
 		return err.code;
 	}
 	note = trace_report_note(r);
@@ -120,5 +132,6 @@ int main(int argc, char **argv)
 	}
 	metric_set_free(&set);
 	trace_report_free(r);
+	kthreads_free(&kt);
 	return ret;
 }
