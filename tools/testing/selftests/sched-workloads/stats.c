@@ -374,3 +374,71 @@ int stats_ranges_separate(const double *a, size_t na,
 		return vmax(b, nb) < vmin(a, na);
 	return 0;
 }
+
+/* log C(n, k) */
+static double log_choose(uint64_t n, uint64_t k)
+{
+	return lgamma((double)n + 1) - lgamma((double)k + 1) -
+	       lgamma((double)(n - k) + 1);
+}
+
+/*
+ * X, the events of sample 2, is hypergeometric: N = n1 + n2 items of
+ * which K = k1 + k2 are events, n2 drawn. P(X >= k2) is a log-sum-exp
+ * over the tail (terms scaled by the largest), so that tens of thousands
+ * of events neither overflow nor lose the small terms to rounding.
+ */
+static double hyper_log_pmf(uint64_t x, uint64_t n, uint64_t kk, uint64_t n2)
+{
+	return log_choose(kk, x) + log_choose(n - kk, n2 - x) -
+	       log_choose(n, n2);
+}
+
+double stats_fisher_greater(uint64_t k1, uint64_t n1, uint64_t k2,
+			    uint64_t n2)
+{
+	uint64_t n = n1 + n2, kk = k1 + k2, x, hi;
+	double top = -INFINITY, sum = 0;
+
+	if (k1 > n1 || k2 > n2)
+		return NAN;
+	if (!k2)
+		return 1;
+	hi = kk < n2 ? kk : n2;
+	/* x >= k2 events drawn, and n2 - x non-events among n - kk. */
+	for (x = k2; x <= hi; x++)
+		if (n2 - x <= n - kk)
+			top = fmax(top, hyper_log_pmf(x, n, kk, n2));
+	if (isinf(top))
+		return 0;
+	for (x = k2; x <= hi; x++)
+		if (n2 - x <= n - kk)
+			sum += exp(hyper_log_pmf(x, n, kk, n2) - top);
+	return fmin(1, sum * exp(top));
+}
+
+void stats_dispersion_add(const double *k, const double *n, size_t reps,
+			  double *chi2, double *df)
+{
+	double tk = 0, tn = 0, p, c = 0;
+	size_t i, used = 0;
+
+	for (i = 0; i < reps; i++) {
+		if (n[i] <= 0)
+			continue;
+		tk += k[i];
+		tn += n[i];
+		used++;
+	}
+	if (used < 2 || tk <= 0 || tk >= tn)
+		return;
+	p = tk / tn;
+	for (i = 0; i < reps; i++) {
+		if (n[i] <= 0)
+			continue;
+		c += (k[i] - n[i] * p) * (k[i] - n[i] * p) /
+		     (n[i] * p * (1 - p));
+	}
+	*chi2 += c;
+	*df += used - 1;
+}

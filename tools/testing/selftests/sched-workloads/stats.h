@@ -10,6 +10,7 @@
 #define SW_STATS_H
 
 #include <stddef.h>
+#include <stdint.h>
 
 struct series {
 	double *v;
@@ -72,5 +73,28 @@ double stats_mwu_p_less(const double *a, size_t na,
  */
 int stats_ranges_separate(const double *a, size_t na,
 			  const double *b, size_t nb, int dir);
+
+/*
+ * Counts of events (how many of n went beyond a threshold), for tails
+ * judged on the events of every repetition pooled.
+ *
+ * stats_fisher_greater(): one-sided Fisher exact test, the p-value for
+ * "sample 2 has the larger share" given k1 of n1 and k2 of n2: the
+ * hypergeometric probability that k2 or more of the k1 + k2 events fall
+ * in sample 2. NAN for impossible counts (k > n).
+ */
+double stats_fisher_greater(uint64_t k1, uint64_t n1, uint64_t k2,
+			    uint64_t n2);
+
+/*
+ * Pearson's chi-square of per-repetition counts k[i] of n[i] around
+ * their pooled share, and its degrees of freedom (reps - 1), added to
+ * *chi2 and *df; nothing is added when the share is 0 or 1 (no spread
+ * can show) or when there are fewer than two repetitions with events.
+ * chi2 / df estimates how much more the counts spread than independent
+ * events would (the dispersion of a quasi-binomial model).
+ */
+void stats_dispersion_add(const double *k, const double *n, size_t reps,
+			  double *chi2, double *df);
 
 #endif /* SW_STATS_H */

@@ -9,6 +9,8 @@
  *   stats_check mwu-greater A... -- B...
  *   stats_check mwu-less A... -- B...
  *   stats_check separate A... -- B... DIR
+ *   stats_check fisher K1 N1 K2 N2
+ *   stats_check dispersion K1 N1 K2 N2 ...     chi2 / df, or 1 (none)
  *
  * Prints a number with %.17g (separate: 1 or 0); exits 2 on bad usage.
  */
@@ -22,7 +24,7 @@
 
 static int usage(void)
 {
-	fputs("stats_check median|mad V... | mwu-greater|mwu-less A... -- B... | separate A... -- B... DIR\n",
+	fputs("stats_check median|mad V... | mwu-greater|mwu-less A... -- B... | separate A... -- B... DIR | fisher K1 N1 K2 N2 | dispersion K N ...\n",
 	      stderr);
 	return EXIT_USAGE;
 }
@@ -52,6 +54,26 @@ static int run(const char *cmd, char **args, int n, double *a, double *b)
 	if (parse(args, n, a, &used) < 0)
 		return usage();
 	na = used;
+	if (!strcmp(cmd, "fisher")) {
+		if (na != 4)
+			return usage();
+		printf("%.17g\n", stats_fisher_greater(a[0], a[1], a[2], a[3]));
+		return 0;
+	}
+	if (!strcmp(cmd, "dispersion")) {
+		double k[64], nn[64], chi2 = 0, df = 0;
+		int i;
+
+		if (na != n || na % 2 || na > 128)
+			return usage();
+		for (i = 0; i < na / 2; i++) {
+			k[i] = a[2 * i];
+			nn[i] = a[2 * i + 1];
+		}
+		stats_dispersion_add(k, nn, na / 2, &chi2, &df);
+		printf("%.17g\n", df ? chi2 / df : 1);
+		return 0;
+	}
 	if (!strcmp(cmd, "median") || !strcmp(cmd, "mad")) {
 		if (na != n)
 			return usage();

@@ -187,3 +187,40 @@ class TestStats(unittest.TestCase):
                      ["separate", 1, "--", 2, 0], ["nosuch", 1]):
             self.assertEqual(self.run_check(*args).returncode, EXIT_USAGE,
                              args)
+
+    def test_fisher(self):
+        """Hypergeometric upper tail, from math.comb independently."""
+        def upper(k1, n1, k2, n2):
+            n, kk = n1 + n2, k1 + k2
+            total = math.comb(n, n2)
+            return sum(math.comb(kk, x) * math.comb(n - kk, n2 - x)
+                       for x in range(k2, min(kk, n2) + 1)) / total
+        # 0 of 10 vs 4 of 10: all 4 events in sample 2: C(10,4)/C(20,4)
+        self.assertValue(210 / 4845, "fisher", 0, 10, 4, 10)
+        for case in ((1, 1000, 9, 600), (5, 5000, 5, 3000),
+                     (0, 100, 1, 60), (30, 3000, 45, 1800)):
+            want = upper(*case)
+            got = self.value("fisher", *case)
+            self.assertLess(abs(got - want), 1e-9 * want,
+                            "%s: %r vs %r" % (case, got, want))
+        # no event in sample 2: nothing against "not greater"
+        self.assertValue(1, "fisher", 3, 10, 0, 10)
+        # a large pooled count stays finite and accurate
+        want = upper(100, 100000, 180, 60000)
+        got = self.value("fisher", 100, 100000, 180, 60000)
+        self.assertLess(abs(got - want), 1e-6 * want, (got, want))
+        # impossible counts
+        self.assertTrue(math.isnan(self.value("fisher", 11, 10, 0, 10)))
+
+    def test_dispersion(self):
+        """Pearson chi2 / (reps - 1) around the pooled share."""
+        # equal shares: no spread beyond binomial -> chi2 = 0
+        self.assertValue(0, "dispersion", 10, 100, 10, 100, 10, 100)
+        # 0, 10, 20 of 100: p = 0.1, var = 100 * 0.1 * 0.9 = 9,
+        # chi2 = (100 + 0 + 100) / 9, df = 2
+        self.assertValue(200 / 9 / 2, "dispersion", 0, 100, 10, 100,
+                         20, 100)
+        # no events at all: no estimate (prints 1)
+        self.assertValue(1, "dispersion", 0, 100, 0, 100)
+        # one repetition: no spread to see
+        self.assertValue(1, "dispersion", 5, 100)
