@@ -6,8 +6,11 @@
  * medians, the change, the rank test's p and a verdict. Metrics a
  * workload's "baseline" checks name are judged by those checks' rules
  * (direction, smallest change that matters); the others only say
- * "changed" when the change is significant. Exit 1 when a judged metric
- * regressed.
+ * "changed" when the change is significant. A tail metric is compared
+ * on the pooled events of every repetition (compare_tail(), in the bad
+ * direction only) when both directories kept them (rounds.json and
+ * rep-<K>/events.json), else by the ranges of its values. Exit 1 when a
+ * judged metric regressed.
  */
 #include <dirent.h>
 #include <getopt.h>
@@ -18,6 +21,7 @@
 
 #include "cmd_compare.h"
 #include "compare.h"
+#include "events.h"
 #include "fingerprint.h"
 #include "samples.h"
 #include "verdict.h"
@@ -27,7 +31,7 @@ struct compare_totals {
 	int rows, regressions, improvements, changed;
 };
 
-/* Tails move a lot with noise: judged by ranges, not by ranks. */
+/* Tails move a lot with noise: without events, judged by ranges. */
 static int is_tail(const struct metric_def *def)
 {
 	static const char *const tails[] = {
@@ -83,6 +87,68 @@ static int load_samples(const char *dir, const char *workload,
 	return ret;
 }
 
+/*
+ * Every event of every counted repetition of @workload: 0, or 1 when the
+ * directory kept none (written before events were), or -1.
+ */
+static int load_events(const char *dir, const char *workload,
+		       struct event_set *es, struct sw_err *err)
+{
+	struct json_object *rounds, *reps, *o;
+	char path[PATH_MAX + 64];
+	size_t i, k;
+	int ret = 0;
+
+	memset(es, 0, sizeof(*es));
+	snprintf(path, sizeof(path), "%s/%s/rounds.json", dir, workload);
+	rounds = json_object_from_file(path);
+	if (!rounds || !json_object_is_type(rounds, json_type_array)) {
+		json_object_put(rounds);
+		return 1;
+	}
+	for (i = 0; !ret && i < json_object_array_length(rounds); i++) {
+		if (!json_object_object_get_ex(json_object_array_get_idx(rounds, i),
+					       "reps", &reps))
+			continue;
+		for (k = 0; !ret && k < json_object_array_length(reps); k++) {
+			struct event_rep r;
+
+			snprintf(path, sizeof(path), "%s/%s/rep-%d/events.json",
+				 dir, workload,
+				 json_object_get_int(json_object_array_get_idx(reps, k)));
+			o = json_object_from_file(path);
+			if (!o) {
+				ret = 1;
+				break;
+			}
+			ret = event_rep_from_json(&r, o, path, err);
+			json_object_put(o);
+			if (!ret && event_set_add_rep(es, &r))
+				ret = sw_err_set(err, SW_EXIT_RUN_ERROR,
+						 "more than %d repetitions",
+						 SAMPLES_MAX_REPS);
+			event_rep_free(&r);
+		}
+	}
+	json_object_put(rounds);
+	if (ret)
+		event_set_free(es);
+	return ret;
+}
+
+/* The events of a tail of both sides, or NULL. */
+static int tail_pair(const struct event_set *ea, const struct event_set *eb,
+		     const struct metric_samples *ms,
+		     const struct event_samples **a,
+		     const struct event_samples **b)
+{
+	if (ms->def->tail == TAIL_NONE)
+		return 0;
+	*a = event_set_find(ea, ms->def->source, ms->entity, ms->def->series);
+	*b = event_set_find(eb, ms->def->source, ms->entity, ms->def->series);
+	return *a && *b;
+}
+
 /* The verdict block of the workload as run B ran it, if it parses. */
 static int load_rules(const char *dir, const char *workload,
 		      struct verdict_block *vb)
@@ -104,8 +170,9 @@ static void compare_workload(const char *a_dir, const char *b_dir,
 			     const char *workload, struct compare_totals *t)
 {
 	struct sample_set a = { 0 }, b = { 0 };
+	struct event_set ea = { 0 }, eb = { 0 };
 	struct verdict_block vb = { 0 };
-	int have_rules;
+	int have_rules, have_events;
 	struct sw_err err = { 0 };
 	size_t i;
 
@@ -114,11 +181,15 @@ static void compare_workload(const char *a_dir, const char *b_dir,
 		printf("%s: %s\n", workload, err.msg);
 		goto out;
 	}
+	have_events = !load_events(a_dir, workload, &ea, &err) &&
+		      !load_events(b_dir, workload, &eb, &err);
 	have_rules = !load_rules(b_dir, workload, &vb);
 	for (i = 0; i < b.n; i++) {
 		double va[SAMPLES_MAX_REPS], vb_[SAMPLES_MAX_REPS];
+		const struct event_samples *ta, *tb;
 		const struct metric_samples *ma;
 		struct compare_rule rule;
+		struct tail_change tc;
 		struct change ch;
 		char key[256];
 		size_t na, nb;
@@ -132,7 +203,18 @@ static void compare_workload(const char *a_dir, const char *b_dir,
 		if (!na || !nb)
 			continue;
 		rule_for(have_rules ? &vb : NULL, &b.s[i], &rule);
-		compare_samples(va, na, vb_, nb, &rule, &ch);
+		if (have_events && tail_pair(&ea, &eb, &b.s[i], &ta, &tb)) {
+			struct compare_rule r = rule;
+
+			/* Unjudged: any significant move into the tail. */
+			if (!r.better)
+				r.better = b.s[i].def->tail == TAIL_LOW ? 1 : -1;
+			compare_tail(ta, tb, b.s[i].def, &r, &ch, &tc);
+			if (!rule.better && ch.kind == CHANGE_REGRESSION)
+				ch.kind = CHANGE_CHANGED;
+		} else {
+			compare_samples(va, na, vb_, nb, &rule, &ch);
+		}
 		t->rows++;
 		t->regressions += ch.kind == CHANGE_REGRESSION;
 		t->improvements += ch.kind == CHANGE_IMPROVEMENT;
@@ -146,6 +228,8 @@ out:
 	verdict_block_free(&vb);
 	sample_set_free(&a);
 	sample_set_free(&b);
+	event_set_free(&ea);
+	event_set_free(&eb);
 }
 
 static const char *class_check(const char *a_dir, const char *b_dir)

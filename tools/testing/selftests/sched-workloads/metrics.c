@@ -8,6 +8,7 @@
 #include <string.h>
 #include <json-c/json.h>
 
+#include "events.h"
 #include "metrics.h"
 #include "util.h"
 
@@ -60,7 +61,41 @@ const char *metric_source_name(enum metric_source src)
 	return "unknown";
 }
 
-static int metric_set_push(struct metric_set *set, const struct metric_value *mv)
+static const struct {
+	const struct series_def *defs;
+	const size_t *count;
+} series_tables[] = {
+	{ rtapp_series_defs, &rtapp_series_count },
+	{ trace_series_defs, &trace_series_count },
+};
+
+/* Every series of @entity into its histograms of the repetition. */
+static int add_series(struct event_rep *r, enum metric_source src,
+		      const void *entity, const char *name)
+{
+	size_t t, i, k;
+
+	for (t = 0; t < ARRAY_SIZE(series_tables); t++) {
+		for (i = 0; i < *series_tables[t].count; i++) {
+			const struct series_def *sd = &series_tables[t].defs[i];
+			const struct series *s;
+			struct event_hist *h;
+
+			if (sd->source != src)
+				continue;
+			s = sd->get(entity, sd->arg);
+			h = event_rep_hist(r, src, name, sd->name);
+			if (!h)
+				return -1;
+			for (k = 0; s && k < s->n; k++)
+				if (event_hist_add(h, s->v[k]))
+					return -1;
+		}
+	}
+	return 0;
+}
+
+int metric_set_push(struct metric_set *set, const struct metric_value *mv)
 {
 	if (set->n == set->cap) {
 		size_t cap = set->cap ? set->cap * 2 : 128;
@@ -95,7 +130,7 @@ int metric_set_add_entity(struct metric_set *set, enum metric_source src,
 				return -1;
 		}
 	}
-	return 0;
+	return set->events ? add_series(set->events, src, entity, name) : 0;
 }
 
 void metric_set_free(struct metric_set *set)
@@ -150,4 +185,69 @@ int metric_set_write_json(const struct metric_set *set, FILE *f)
 		ret = -1;
 	json_object_put(root);
 	return ret;
+}
+
+/* The source a metrics.json section names. */
+static int source_of(const char *name, enum metric_source *src)
+{
+	int s;
+
+	for (s = SRC_RTAPP_TASK; s <= SRC_CANARY; s++) {
+		if (!strcmp(name, metric_source_name(s))) {
+			*src = s;
+			return 0;
+		}
+	}
+	return -1;
+}
+
+int metric_set_from_json(struct metric_set *set, struct json_object *o,
+			 const char *file, struct sw_err *err)
+{
+	if (!json_object_is_type(o, json_type_object))
+		return sw_err_set(err, SW_EXIT_BAD_WORKLOAD,
+				  "%s: not an object of metric sources", file);
+	json_object_object_foreach(o, sname, entities) {
+		enum metric_source src;
+
+		if (source_of(sname, &src) ||
+		    !json_object_is_type(entities, json_type_object))
+			return sw_err_set(err, SW_EXIT_BAD_WORKLOAD,
+					  "%s: %s: not a metric source", file,
+					  sname);
+		json_object_object_foreach(entities, ename, values) {
+			struct metric_value mv = { .id = -1 };
+			struct json_object *g;
+
+			if (!json_object_is_type(values, json_type_object))
+				return sw_err_set(err, SW_EXIT_BAD_WORKLOAD,
+						  "%s: %s.%s: not an object",
+						  file, sname, ename);
+			snprintf(mv.entity, sizeof(mv.entity), "%s", ename);
+			snprintf(mv.group, sizeof(mv.group), "%s", ename);
+			if (json_object_object_get_ex(values, "group", &g))
+				snprintf(mv.group, sizeof(mv.group), "%s",
+					 json_object_get_string(g));
+			if (json_object_object_get_ex(values, "id", &g))
+				mv.id = json_object_get_int(g);
+			json_object_object_foreach(values, mname, v) {
+				if (!strcmp(mname, "group") || !strcmp(mname, "id"))
+					continue;
+				mv.def = metric_find(mname);
+				/* A metric this version no longer has. */
+				if (!mv.def || mv.def->source != src)
+					continue;
+				if (v && !json_object_is_type(v, json_type_int) &&
+				    !json_object_is_type(v, json_type_double))
+					return sw_err_set(err, SW_EXIT_BAD_WORKLOAD,
+							  "%s: %s.%s.%s: not a number or null",
+							  file, sname, ename, mname);
+				mv.value = v ? json_object_get_double(v) : NAN;
+				if (metric_set_push(set, &mv))
+					return sw_err_set(err, SW_EXIT_RUN_ERROR,
+							  "out of memory");
+			}
+		}
+	}
+	return 0;
 }

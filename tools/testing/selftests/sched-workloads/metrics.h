@@ -12,7 +12,9 @@
 #define SW_METRICS_H
 
 #include <stdio.h>
+#include <json-c/json.h>
 #include "stats.h"
+#include "util.h"
 
 /* What a metric is measured on; this also fixes what a selector names. */
 enum metric_source {
@@ -22,6 +24,13 @@ enum metric_source {
 	SRC_TRACE_SYSTEM,	/* the whole run, from the trace */
 	SRC_CANARY,		/* the machine: a CPU or all, from canary.c */
 };
+
+/*
+ * What a tail metric says about its series, for the pooled comparisons
+ * of compare.h: the q-quantile of the high side (p99, max), of the low
+ * side (p1, min), or the share of events below zero (overruns).
+ */
+enum metric_tail { TAIL_NONE, TAIL_HIGH, TAIL_LOW, TAIL_NEGATIVE };
 
 struct metric_def;
 /* Computes the metric on one entity of the def's source; NAN = unknown. */
@@ -41,6 +50,21 @@ struct metric_def {
 	 * failing.
 	 */
 	const char *unavailable;
+	/* For a tail metric: its series (series_def name), side and q. */
+	const char *series;
+	enum metric_tail tail;
+	double q;
+};
+
+/*
+ * A series of events of one entity (every wakeup latency of a thread...),
+ * kept per repetition as a histogram (events.h) for tails.
+ */
+struct series_def {
+	const char *name;	/* "wu_lat": what metric_def.series names */
+	enum metric_source source;
+	struct series *(*get)(const void *entity, int arg);
+	int arg;
 };
 
 /* Each source contributes its rows; metrics.c stitches them together. */
@@ -50,6 +74,10 @@ extern const struct metric_def trace_metric_defs[];
 extern const size_t trace_metric_count;
 extern const struct metric_def canary_metric_defs[];
 extern const size_t canary_metric_count;
+extern const struct series_def rtapp_series_defs[];
+extern const size_t rtapp_series_count;
+extern const struct series_def trace_series_defs[];
+extern const size_t trace_series_count;
 
 const struct metric_def *metric_find(const char *name);
 /* Calls fn for every registered metric, in table order. */
@@ -66,21 +94,31 @@ struct metric_value {
 	double value;		/* NAN when it could not be measured */
 };
 
+struct event_rep;
+
 struct metric_set {
 	struct metric_value *v;
 	size_t n;
 	size_t cap;
+	/* When set, every entity's event series go there too (events.h). */
+	struct event_rep *events;
 };
 
 /*
- * Evaluates every metric of @src on @entity and appends the values.
- * @name is the entity's display name, @group the name selectors match
- * (task name or comm), @id a pid or CPU number (or -1).
+ * Evaluates every metric of @src on @entity and appends the values (and
+ * its series to set->events). @name is the entity's display name,
+ * @group the name selectors match (task name or comm), @id a pid or CPU
+ * number (or -1).
  */
 int metric_set_add_entity(struct metric_set *set, enum metric_source src,
 			  const void *entity, const char *name,
 			  const char *group, int id);
+/* Appends one value (no series). */
+int metric_set_push(struct metric_set *set, const struct metric_value *mv);
 void metric_set_free(struct metric_set *set);
 int metric_set_write_json(const struct metric_set *set, FILE *f);
+/* Reads what metric_set_write_json() wrote; errors name @file. */
+int metric_set_from_json(struct metric_set *set, struct json_object *o,
+			 const char *file, struct sw_err *err);
 
 #endif /* SW_METRICS_H */

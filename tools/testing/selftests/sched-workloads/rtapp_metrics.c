@@ -83,64 +83,95 @@ static double rtapp_missed(const void *entity, const struct metric_def *def)
 	return (double)n;
 }
 
-#define S(name, unit, series, stat, help) \
-	{ name, unit, SRC_RTAPP_TASK, rtapp_series_metric, \
-	  SERIES_ARG(series, stat), help, NULL }
+#define ROW(n, u, fn, a, h) { .name = n, .unit = u, \
+	.source = SRC_RTAPP_TASK, .extract = fn, .arg = a, .help = h }
+#define S(n, u, ser, stat, h) \
+	ROW(n, u, rtapp_series_metric, SERIES_ARG(ser, stat), h)
+/* A tail of series @sname: compared on pooled events (compare.h). */
+#define T(n, u, ser, stat, h, sname, side, quantile) { .name = n, \
+	.unit = u, .source = SRC_RTAPP_TASK, .extract = rtapp_series_metric, \
+	.arg = SERIES_ARG(ser, stat), .help = h, .series = sname, \
+	.tail = side, .q = quantile }
 
 const struct metric_def rtapp_metric_defs[] = {
-	{ "passes", "count", SRC_RTAPP_TASK, rtapp_passes, 0,
-	  "passes through the task's event list that rt-app logged", NULL },
-	{ "startup.passes", "count", SRC_RTAPP_TASK, rtapp_startup, 0,
-	  "the first pass and the passes catching up on its lateness", NULL },
-	{ "missed_periods", "count", SRC_RTAPP_TASK, rtapp_missed, 0,
-	  "steady-state passes with negative slack (period overrun)", NULL },
-	S("slack.negative_share", "share", RS_SLACK, STAT_NEG_SHARE,
-	  "share of steady-state timer passes that missed their period"),
-	S("slack.min", "us", RS_SLACK, STAT_MIN, "smallest timer slack"),
+	ROW("passes", "count", rtapp_passes, 0,
+	    "passes through the task's event list that rt-app logged"),
+	ROW("startup.passes", "count", rtapp_startup, 0,
+	    "the first pass and the passes catching up on its lateness"),
+	{ .name = "missed_periods", .unit = "count", .source = SRC_RTAPP_TASK,
+	  .extract = rtapp_missed,
+	  .help = "steady-state passes with negative slack (period overrun)",
+	  .series = "slack", .tail = TAIL_NEGATIVE },
+	T("slack.negative_share", "share", RS_SLACK, STAT_NEG_SHARE,
+	  "share of steady-state timer passes that missed their period",
+	  "slack", TAIL_NEGATIVE, 0),
+	T("slack.min", "us", RS_SLACK, STAT_MIN, "smallest timer slack",
+	  "slack", TAIL_LOW, 0),
 	S("slack.p50", "us", RS_SLACK, STAT_P50, "median timer slack"),
 	S("slack.p10", "us", RS_SLACK, STAT_P10,
 	  "10th percentile of timer slack (the low side is the bad one)"),
-	S("slack.p1", "us", RS_SLACK, STAT_P1, "1st percentile of timer slack"),
+	T("slack.p1", "us", RS_SLACK, STAT_P1, "1st percentile of timer slack",
+	  "slack", TAIL_LOW, 0.01),
 	S("slack.mean", "us", RS_SLACK, STAT_MEAN, "mean timer slack"),
 	S("wu_lat.p50", "us", RS_WU_LAT, STAT_P50,
 	  "median wakeup latency after the timer (rt-app's wu_lat)"),
 	S("wu_lat.p90", "us", RS_WU_LAT, STAT_P90, "90th percentile of wu_lat"),
-	S("wu_lat.p99", "us", RS_WU_LAT, STAT_P99, "99th percentile of wu_lat"),
-	S("wu_lat.p999", "us", RS_WU_LAT, STAT_P999, "99.9th percentile of wu_lat"),
-	S("wu_lat.max", "us", RS_WU_LAT, STAT_MAX, "largest wu_lat"),
+	T("wu_lat.p99", "us", RS_WU_LAT, STAT_P99, "99th percentile of wu_lat",
+	  "wu_lat", TAIL_HIGH, 0.99),
+	T("wu_lat.p999", "us", RS_WU_LAT, STAT_P999,
+	  "99.9th percentile of wu_lat", "wu_lat", TAIL_HIGH, 0.999),
+	T("wu_lat.max", "us", RS_WU_LAT, STAT_MAX, "largest wu_lat",
+	  "wu_lat", TAIL_HIGH, 1),
 	S("wu_lat.mean", "us", RS_WU_LAT, STAT_MEAN, "mean wu_lat"),
 	S("run_inflation.p50", "ratio", RS_RUN_INFLATION, STAT_P50,
 	  "median of run / c_duration: 1.0 when the run was never preempted"),
 	S("run_inflation.p90", "ratio", RS_RUN_INFLATION, STAT_P90,
 	  "90th percentile of run / c_duration"),
-	S("run_inflation.p99", "ratio", RS_RUN_INFLATION, STAT_P99,
-	  "99th percentile of run / c_duration"),
-	S("run_inflation.max", "ratio", RS_RUN_INFLATION, STAT_MAX,
-	  "largest run / c_duration"),
+	T("run_inflation.p99", "ratio", RS_RUN_INFLATION, STAT_P99,
+	  "99th percentile of run / c_duration", "run_inflation", TAIL_HIGH,
+	  0.99),
+	T("run_inflation.max", "ratio", RS_RUN_INFLATION, STAT_MAX,
+	  "largest run / c_duration", "run_inflation", TAIL_HIGH, 1),
 	S("run_inflation.mean", "ratio", RS_RUN_INFLATION, STAT_MEAN,
 	  "mean run / c_duration"),
 	S("period_jitter.p50", "us", RS_PERIOD_JITTER, STAT_P50,
 	  "median of |period - c_period| over timer passes"),
 	S("period_jitter.p90", "us", RS_PERIOD_JITTER, STAT_P90,
 	  "90th percentile of |period - c_period|"),
-	S("period_jitter.p99", "us", RS_PERIOD_JITTER, STAT_P99,
-	  "99th percentile of |period - c_period|"),
-	S("period_jitter.max", "us", RS_PERIOD_JITTER, STAT_MAX,
-	  "largest |period - c_period|"),
+	T("period_jitter.p99", "us", RS_PERIOD_JITTER, STAT_P99,
+	  "99th percentile of |period - c_period|", "period_jitter",
+	  TAIL_HIGH, 0.99),
+	T("period_jitter.max", "us", RS_PERIOD_JITTER, STAT_MAX,
+	  "largest |period - c_period|", "period_jitter", TAIL_HIGH, 1),
 	S("rate.p50", "loops/us", RS_RATE, STAT_P50,
 	  "median of perf / run: work done per us inside run events"),
 	S("rate.p10", "loops/us", RS_RATE, STAT_P10,
 	  "10th percentile of perf / run (the passes that got least CPU)"),
-	{ "step.missed_periods", "count", SRC_RTAPP_TASK, rtapp_step_missed, 0,
-	  "overruns from the first duty step (c_duration x2) to a pass on time",
-	  NULL },
-	{ "first.slack", "us", SRC_RTAPP_TASK, rtapp_first_metric, RS_SLACK,
-	  "timer slack of the first pass", NULL },
-	{ "first.wu_lat", "us", SRC_RTAPP_TASK, rtapp_first_metric, RS_WU_LAT,
-	  "wakeup latency of the first pass", NULL },
+	ROW("step.missed_periods", "count", rtapp_step_missed, 0,
+	    "overruns from the first duty step (c_duration x2) to a pass on time"),
+	ROW("first.slack", "us", rtapp_first_metric, RS_SLACK,
+	    "timer slack of the first pass"),
+	ROW("first.wu_lat", "us", rtapp_first_metric, RS_WU_LAT,
+	    "wakeup latency of the first pass"),
 };
 
 const size_t rtapp_metric_count = ARRAY_SIZE(rtapp_metric_defs);
+
+static struct series *rtapp_series(const void *entity, int arg)
+{
+	/* The histograms only read the series: the cast drops const only. */
+	return &((struct rtapp_task_log *)entity)->s[arg];
+}
+
+const struct series_def rtapp_series_defs[] = {
+	{ "slack", SRC_RTAPP_TASK, rtapp_series, RS_SLACK },
+	{ "wu_lat", SRC_RTAPP_TASK, rtapp_series, RS_WU_LAT },
+	{ "run_inflation", SRC_RTAPP_TASK, rtapp_series, RS_RUN_INFLATION },
+	{ "period_jitter", SRC_RTAPP_TASK, rtapp_series, RS_PERIOD_JITTER },
+	{ "rate", SRC_RTAPP_TASK, rtapp_series, RS_RATE },
+};
+
+const size_t rtapp_series_count = ARRAY_SIZE(rtapp_series_defs);
 
 int rtapp_logs_add_metrics(const struct rtapp_logs *logs,
 			   struct metric_set *set, struct sw_err *err)

@@ -337,6 +337,10 @@ static double sys_val(const void *e, const struct metric_def *d)
 	.extract = fn, .arg = a, .help = h }
 #define LAT(n, st, h) ROW("wakeup_lat." n, n[0] == 'c' ? "count" : "us", \
 	SRC_TRACE_TASK, task_lat, st, h)
+/* A tail of the wakeup latencies: compared on pooled events. */
+#define LAT_TAIL(n, st, h, quantile) { .name = "wakeup_lat." n, .unit = "us", \
+	.source = SRC_TRACE_TASK, .extract = task_lat, .arg = st, .help = h, \
+	.series = "wakeup_lat", .tail = TAIL_HIGH, .q = quantile }
 #define TASK(n, u, a, h) ROW(n, u, SRC_TRACE_TASK, task_val, a, h)
 #define CPU(n, u, a, h) ROW(n, u, SRC_TRACE_CPU, cpu_val, a, h)
 #define SYS(n, u, a, h) ROW(n, u, SRC_TRACE_SYSTEM, sys_val, a, h)
@@ -345,9 +349,9 @@ static double sys_val(const void *e, const struct metric_def *d)
 const struct metric_def trace_metric_defs[] = {
 	LAT("p50", STAT_P50, "median sched_waking -> switch-in latency"),
 	LAT("p90", STAT_P90, "90th percentile wakeup latency"),
-	LAT("p99", STAT_P99, "99th percentile wakeup latency"),
-	LAT("p999", STAT_P999, "99.9th percentile wakeup latency"),
-	LAT("max", STAT_MAX, "longest wakeup latency"),
+	LAT_TAIL("p99", STAT_P99, "99th percentile wakeup latency", 0.99),
+	LAT_TAIL("p999", STAT_P999, "99.9th percentile wakeup latency", 0.999),
+	LAT_TAIL("max", STAT_MAX, "longest wakeup latency", 1),
 	LAT("count", STAT_COUNT, "wakeups that ended in the window"),
 	TASK("wakeup_lat.unobserved", "count", T_UNOBSERVED,
 	     "wakeups ended by an inferred switch in: latency unknown"),
@@ -413,6 +417,19 @@ const struct metric_def trace_metric_defs[] = {
 };
 
 const size_t trace_metric_count = ARRAY_SIZE(trace_metric_defs);
+
+static struct series *task_series(const void *e, int arg)
+{
+	(void)arg;
+	/* The histograms only read the series: the cast drops const only. */
+	return &((struct ta_task *)e)->wakeup_lat;
+}
+
+const struct series_def trace_series_defs[] = {
+	{ "wakeup_lat", SRC_TRACE_TASK, task_series, 0 },
+};
+
+const size_t trace_series_count = ARRAY_SIZE(trace_series_defs);
 
 static int task_selected(const struct ta_task *t, const struct trace_opts *o)
 {
