@@ -15,6 +15,7 @@
 
 #include "analyze.h"
 #include "baseline.h"
+#include "events.h"
 #include "ktap.h"
 #include "metrics.h"
 #include "rtapp_log.h"
@@ -26,6 +27,7 @@
 
 struct analyze_opts {
 	const char *logs, *basename, *trace, *workload, *metrics_out;
+	const char *events_out;
 	const char *buffer, *baseline;
 	int all_cpus, explain;
 };
@@ -36,6 +38,7 @@ static const struct option analyze_long_opts[] = {
 	{ "trace", required_argument, NULL, 't' },
 	{ "workload", required_argument, NULL, 'W' },
 	{ "metrics-out", required_argument, NULL, 'm' },
+	{ "events-out", required_argument, NULL, 'e' },
 	{ "buffer", required_argument, NULL, 'B' },
 	{ "all-cpus", no_argument, NULL, 'a' },
 	{ "baseline", required_argument, NULL, 'b' },
@@ -48,7 +51,8 @@ static void analyze_usage(void)
 	fprintf(stderr,
 		"usage: sched-workloads analyze [--logs DIR [--basename rt-app]]\n"
 		"                               [--trace trace.dat] [--workload FILE]\n"
-		"                               [--metrics-out FILE] [--buffer NAME]\n"
+		"                               [--metrics-out FILE] [--events-out FILE]\n"
+		"                               [--buffer NAME]\n"
 		"                               [--all-cpus] [--baseline FILE]\n"
 		"                               [--explain]\n"
 		"  --workload  the checks to judge; its tasks and their \"cpus\" also\n"
@@ -58,6 +62,8 @@ static void analyze_usage(void)
 		"              from elsewhere, without a workload to say so)\n"
 		"  --buffer    the trace.dat buffer (instance) to read\n"
 		"  --baseline  a baseline file for the workload's baseline checks\n"
+		"  --events-out  the series behind the tail metrics, as histograms\n"
+		"              (a repetition's events.json)\n"
 		"  --explain   where the trace's wc.* and rt.wait_while_lower\n"
 		"              come from (the longest stretches: when, which\n"
 		"              CPU, which tasks) and the tasks outside the\n"
@@ -123,10 +129,13 @@ static int judge_workload(const struct analyze_opts *o,
 			  const struct metric_set *set, unsigned long long lost,
 			  struct sw_err *err)
 {
-	struct sample_set cur = { 0 }, base = { 0 };
+	struct sample_set cur = { 0 };
+	struct event_set events = { 0 };
+	struct baseline base = { 0 };
 	struct verdict_results res = { 0 };
+	struct verdict_round round = { .cur = &cur, .events = &events };
 	struct verdict_input in = {
-		.cur = &cur, .lost_events = lost,
+		.rounds = &round, .nrounds = 1, .lost_events = lost,
 		.no_base = "no baseline given (--baseline FILE)",
 	};
 	struct verdict_block vb;
@@ -139,7 +148,7 @@ static int judge_workload(const struct analyze_opts *o,
 	if (verdict_parse(w.block, o->workload, &vb, err))
 		goto out_w;
 	if (o->baseline) {
-		ret = baseline_load(o->baseline, &base, NULL, err);
+		ret = baseline_load(o->baseline, &base, err);
 		if (ret > 0)
 			sw_err_set(err, SW_EXIT_USAGE, "%s: no such file", o->baseline);
 		if (ret)
@@ -147,7 +156,8 @@ static int judge_workload(const struct analyze_opts *o,
 		in.base = &base;
 	}
 	ret = -1;
-	if (sample_set_add_rep(&cur, set)) {
+	if (sample_set_add_rep(&cur, set) ||
+	    (set->events && event_set_add_rep(&events, set->events))) {
 		sw_err_set(err, SW_EXIT_RUN_ERROR, "out of memory");
 		goto out_vb;
 	}
@@ -166,7 +176,8 @@ static int judge_workload(const struct analyze_opts *o,
 	ret = 0;
 out_vb:
 	sample_set_free(&cur);
-	sample_set_free(&base);
+	event_set_free(&events);
+	baseline_free(&base);
 	verdict_block_free(&vb);
 out_w:
 	workload_free(&w);
@@ -176,7 +187,8 @@ out_w:
 int cmd_analyze(int argc, char **argv)
 {
 	struct analyze_opts o = { .basename = "rt-app" };
-	struct metric_set set = { 0 };
+	struct event_rep ev = { 0 };
+	struct metric_set set = { .events = &ev };
 	struct sw_err err = { 0 };
 	unsigned long long lost;
 	FILE *mf;
@@ -198,6 +210,9 @@ int cmd_analyze(int argc, char **argv)
 			break;
 		case 'm':
 			o.metrics_out = optarg;
+			break;
+		case 'e':
+			o.events_out = optarg;
 			break;
 		case 'B':
 			o.buffer = optarg;
@@ -233,16 +248,32 @@ int cmd_analyze(int argc, char **argv)
 		if (mf != stdout)
 			fclose(mf);
 	}
+	if (o.events_out) {
+		struct json_object *ej = event_rep_to_json(&ev);
+
+		if (!ej || json_object_to_file_ext(o.events_out, ej,
+						   JSON_C_TO_STRING_PLAIN |
+						   JSON_C_TO_STRING_NOSLASHESCAPE)) {
+			json_object_put(ej);
+			sw_err_set(&err, SW_EXIT_RUN_ERROR, "%s: cannot write",
+				   o.events_out);
+			goto fail;
+		}
+		json_object_put(ej);
+	}
 	if (o.workload && !o.explain) {
 		if (judge_workload(&o, &set, lost, &err))
 			goto fail;
 		metric_set_free(&set);
+		event_rep_free(&ev);
 		return ktap_finish();
 	}
 	metric_set_free(&set);
+	event_rep_free(&ev);
 	return 0;
 fail:
 	metric_set_free(&set);
+	event_rep_free(&ev);
 	fprintf(stderr, "sched-workloads: %s\n", err.msg);
 	return err.code;
 }

@@ -1,6 +1,15 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Running the battery: one workload at a time, in file-name order.
+ * Running the battery: every workload's first round in file-name order,
+ * then the confirmation rounds of those with a regression to confirm,
+ * each at least opts->confirm_gap_s after the workload's round before
+ * (protocol.h, verdict.c). Results are printed in file-name order as
+ * they become final.
+ *
+ * Recording baselines runs the battery N times over with one repetition
+ * of each workload each time, so that the baseline spreads over the
+ * minutes a battery takes, as the machine drifts, instead of over a few
+ * seconds of one state of it.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -16,445 +25,438 @@
 
 #include "baseline.h"
 #include "battery.h"
+#include "canary.h"
 #include "capture.h"
 #include "cleanup.h"
 #include "fingerprint.h"
 #include "ktap.h"
-#include "metrics.h"
-#include "prepare.h"
-#include "refusal.h"
 #include "probe.h"
-#include "rtapp_log.h"
+#include "prepare.h"
+#include "protocol.h"
+#include "refusal.h"
+#include "repetition.h"
 #include "rtapp_run.h"
-#include "samples.h"
+#include "settings.h"
 #include "sysctl.h"
-#include "trace_analyze.h"
-#include "trace_scope.h"
 #include "verdict.h"
 #include "workload.h"
 
-#define RTAPP_BASENAME "rt-app"
-#define LOCK_FILE "/tmp/sched-workloads-live.lock"
+/* Disturbed repetitions in a row before "machine too busy". */
+#define DISTURBED_MAX 3
 
-/* What one workload's run produced. */
-struct workload_run {
+enum wl_state { WL_NEW, WL_PENDING, WL_DONE };
+
+/* One workload through the battery. */
+struct wl {
 	struct workload w;
 	struct verdict_block vb;
-	struct verdict_results res;
+	struct baseline base;
+	int has_base;
+	struct protocol p;
+	const struct battery_opts *o;
+	const struct fingerprint *fp;
+	char dir[PATH_MAX];	/* results/<run>/<workload> */
+	int next_rep;		/* rep-<next_rep> is the next directory */
+	int disturbed;		/* in a row */
+	enum wl_state state;
 	enum verdict_status status;
 	char reason[SW_ERR_LEN];
-	int exit_code;			/* for bad input: SW_EXIT_* */
-	uint64_t lost_events;		/* by the ring buffer or the trace */
-	const struct fingerprint *fp;
+	int exit_code;		/* for bad input: SW_EXIT_* */
 	char no_base[SW_ERR_LEN];	/* why baseline checks SKIP */
+	struct verdict_results res;	/* what is printed */
 };
 
-static int file_copy(const char *from, const char *to)
+static double now_s(void *ctx, size_t round)
 {
-	char *text = read_text_file(from, NULL);
-	int ret;
+	(void)ctx;
+	(void)round;
+	return now_mono_ns() / 1e9;
+}
 
-	if (!text)
-		return -1;
-	ret = write_text_file(to, text);
-	free(text);
+/* The live source of repetitions: rt-app, now (protocol.h). */
+static int live_rep(void *ctx, size_t round, struct metric_set *set, int *id,
+		    char *why, size_t len, struct sw_err *err)
+{
+	struct repetition_opts ro;
+	struct wl *wl = ctx;
+	char dir[PATH_MAX + 16], who[512];
+	double share;
+
+	(void)round;
+	ro.calibration = wl->o->calibration;
+	ro.buffer_kb = wl->o->buffer_kb;
+	for (;;) {
+		if (cleanup_interrupted())
+			return sw_err_set(err, SW_EXIT_RUN_ERROR, "interrupted");
+		*id = wl->next_rep++;
+		snprintf(dir, sizeof(dir), "%s/rep-%d", wl->dir, *id);
+		if (repetition_run(&wl->w, &ro, dir, set, who, sizeof(who), err))
+			return -1;
+		share = repetition_foreign_share(set);
+		if (!(share > REPETITION_DISTURBED_SHARE)) {
+			wl->disturbed = 0;
+			return 0;
+		}
+		ktap_diag("%s: rep-%d disturbed: user tasks outside the workload used %.1f%% of the CPUs (limit %.0f%%): %s; not counted",
+			  wl->w.name, *id, 100 * share,
+			  100 * REPETITION_DISTURBED_SHARE,
+			  who[0] ? who : "no single task above 0.1%");
+		if (++wl->disturbed >= DISTURBED_MAX) {
+			snprintf(why, len,
+				 "machine too busy: %d repetitions in a row disturbed by other tasks (see %s/rep-*)",
+				 wl->disturbed, wl->w.name);
+			return 1;
+		}
+		set->n = 0;
+		if (set->events)
+			event_rep_free(set->events);
+	}
+}
+
+static int live_canary(void *ctx, size_t round, struct metric_set *set,
+		       char *why, size_t len, struct sw_err *err)
+{
+	struct wl *wl = ctx;
+	struct sw_err cerr = { 0 };
+
+	(void)round;
+	(void)err;
+	/* Without a canary a round still runs: it only explains less. */
+	if (canary_measure(set, &cerr)) {
+		snprintf(why, len, "%s", cerr.msg);
+		ktap_diag("%s: no canary: %s", wl->w.name, why);
+		return 1;
+	}
+	return 0;
+}
+
+static const struct protocol_source *live_source(struct wl *wl,
+						 struct protocol_source *src)
+{
+	src->ctx = wl;
+	src->rep = live_rep;
+	src->canary = live_canary;
+	src->now = now_s;
+	return src;
+}
+
+static int write_json(const char *dir, const char *name,
+		      struct json_object *o)
+{
+	char path[PATH_MAX];
+	int ret = -1;
+
+	if (o && !path_join(path, sizeof(path), dir, name))
+		ret = json_object_to_file_ext(path, o, JSON_C_TO_STRING_PRETTY |
+					      JSON_C_TO_STRING_NOSLASHESCAPE);
+	json_object_put(o);
 	return ret;
 }
 
-static int write_json_file(const char *dir, const char *name,
-			   int (*fn)(const void *obj, FILE *f), const void *obj)
+static int write_verdicts(struct wl *wl)
 {
 	char path[PATH_MAX];
 	FILE *f;
 	int ret;
 
-	if (path_join(path, sizeof(path), dir, name))
+	if (path_join(path, sizeof(path), wl->dir, "verdicts.json"))
 		return -1;
 	f = fopen(path, "w");
 	if (!f)
 		return -1;
-	ret = fn(obj, f);
-	if (fclose(f))
-		ret = -1;
-	return ret;
-}
-
-static int write_metrics(const void *obj, FILE *f)
-{
-	return metric_set_write_json(obj, f);
-}
-
-static int write_verdicts(const void *obj, FILE *f)
-{
-	return verdict_results_write_json(obj, f);
-}
-
-/* The last line rt-app printed: usually the reason it gave up. */
-static void last_line(const char *path, char *buf, size_t len)
-{
-	char *text = read_text_file(path, NULL), *end, *start;
-
-	buf[0] = '\0';
-	if (!text)
-		return;
-	end = text + strlen(text);
-	while (end > text && end[-1] == '\n')
-		*--end = '\0';
-	start = strrchr(text, '\n');
-	snprintf(buf, len, "%s", start ? start + 1 : text);
-	free(text);
-}
-
-static int record_run(struct workload_run *r, const struct battery_opts *o,
-		      const char *dir, struct sw_err *err)
-{
-	struct prepare_opts po = {
-		.logdir = dir, .basename = RTAPP_BASENAME,
-		.calibration = o->calibration,
-	};
-	char run_json[PATH_MAX], out[PATH_MAX], trace[PATH_MAX], msg[256];
-	struct capture cap = { 0 };
-	struct rtapp_exit ex;
-	double duration;
-	uint64_t lost;
-
-	if (path_join(run_json, sizeof(run_json), dir, "run.json") ||
-	    path_join(out, sizeof(out), dir, "rt-app.out") ||
-	    path_join(trace, sizeof(trace), dir, "trace.dat"))
-		return sw_err_set(err, SW_EXIT_RUN_ERROR, "%s: path too long", dir);
-	if (prepare_run_json(&r->w, &po, run_json, &duration, err))
-		return -1;
-	if (capture_start(&cap, o->buffer_kb, err))
-		goto fail;
-	if (rtapp_run(rtapp_binary(), run_json, out, duration * 1.5 + 10, &ex, err))
-		goto fail;
-	capture_stop(&cap);
-	lost = capture_lost_events(&cap);
-	if (lost > r->lost_events)
-		r->lost_events = lost;
-	if (!ex.exited || ex.code) {
-		last_line(out, msg, sizeof(msg));
-		sw_err_set(err, SW_EXIT_RUN_ERROR, "rt-app %s %d after %.1f s: %s (%s)",
-			   ex.exited ? "exited with" : "killed by signal", ex.code,
-			   ex.wall_s, msg, out);
-		goto fail;
-	}
-	if (capture_save(&cap, trace, err))
-		goto fail;
-	capture_destroy(&cap);
-	ktap_diag("%s: rt-app ran %.1f s; trace %s, %u events enabled, %llu lost",
-		  r->w.name, ex.wall_s, trace, cap.nr_events,
-		  (unsigned long long)lost);
-	return 0;
-fail:
-	capture_destroy(&cap);
-	return -1;
-}
-
-static int add_trace_metrics(struct workload_run *r, const char *dir,
-			     const struct rtapp_logs *logs,
-			     struct metric_set *set, struct sw_err *err)
-{
-	char trace[PATH_MAX], explain[PATH_MAX];
-	struct trace_scope scope;
-	uint64_t lost = 0;
-	int ret;
-
-	if (path_join(trace, sizeof(trace), dir, "trace.dat") ||
-	    path_join(explain, sizeof(explain), dir, "explain.txt"))
-		return sw_err_set(err, SW_EXIT_RUN_ERROR, "%s: path too long", dir);
-	if (trace_scope_init(&scope, &r->w, logs, err))
-		return -1;
-	/* where wc.* and rt.* come from, for whoever looks into a failure */
-	scope.explain = fopen(explain, "w");
-	ret = trace_scope_measure(&scope, trace, set, &lost, err);
-	if (scope.explain)
-		fclose(scope.explain);
-	trace_scope_free(&scope);
-	if (lost > r->lost_events)
-		r->lost_events = lost;
-	return ret;
-}
-
-/* rt-app's logs and the trace, into one metric set and metrics.json. */
-static int measure(struct workload_run *r, const char *dir,
-		   struct metric_set *set, struct sw_err *err)
-{
-	struct rtapp_logs logs;
-	int ret;
-
-	if (rtapp_logs_load(dir, RTAPP_BASENAME, &logs, err))
-		return -1;
-	ret = rtapp_logs_add_metrics(&logs, set, err);
-	if (!ret)
-		ret = add_trace_metrics(r, dir, &logs, set, err);
-	rtapp_logs_free(&logs);
-	if (!ret && write_json_file(dir, "metrics.json", write_metrics, set))
-		ret = sw_err_set(err, SW_EXIT_RUN_ERROR,
-				 "%s/metrics.json: cannot write", dir);
-	return ret;
-}
-
-/* One repetition into @dir: the run, then its metrics. */
-static int run_rep(struct workload_run *r, const struct battery_opts *o,
-		   const char *dir, struct metric_set *set, struct sw_err *err)
-{
-	if (mkdir_p(dir))
-		return sw_err_set(err, SW_EXIT_RUN_ERROR, "%s: cannot create: %s",
-				  dir, strerror(errno));
-	return record_run(r, o, dir, err) || measure(r, dir, set, err) ? -1 : 0;
-}
-
-/*
- * Other tasks on the machine taking more than this share of the CPUs
- * during a repetition make it no evidence either way (LISA calls such a
- * run undecided at 1%). Measured here: 0.2-1.3% in quiet runs (a host
- * agent thread), 10-50% with a compiler or a test suite running beside.
- */
-#define DISTURBED_SHARE 0.05
-
-static double foreign_share(const struct metric_set *set)
-{
-	size_t i;
-
-	for (i = 0; i < set->n; i++)
-		if (!strcmp(set->v[i].def->name, "foreign.cpu_share"))
-			return set->v[i].value;
-	return NAN;
-}
-
-/*
- * @count undisturbed repetitions into @ss, numbered from *@next; a
- * disturbed one is kept on disk but not counted, and is retried, up to
- * @count times in all. Returns 1 when the machine stayed too busy.
- */
-static int run_reps(struct workload_run *r, const struct battery_opts *o,
-		    const char *wdir, int *next, int count,
-		    struct sample_set *ss, struct sw_err *err)
-{
-	int done = 0, disturbed = 0, ret = 0;
-	char dir[PATH_MAX];
-
-	while (done < count && !ret) {
-		struct metric_set set = { 0 };
-		double share;
-
-		snprintf(dir, sizeof(dir), "%s/rep-%d", wdir, (*next)++);
-		ret = run_rep(r, o, dir, &set, err);
-		share = ret ? NAN : foreign_share(&set);
-		if (!ret && share > DISTURBED_SHARE) {
-			ktap_diag("%s: %s disturbed: other tasks used %.1f%% of the CPUs (limit %.0f%%); not counted",
-				  r->w.name, dir, 100 * share, 100 * DISTURBED_SHARE);
-			if (++disturbed > count) {
-				snprintf(r->reason, sizeof(r->reason),
-					 "machine too busy: %d repetitions disturbed by other tasks (see %s/rep-*)",
-					 disturbed, r->w.name);
-				ret = 1;
-			}
-		} else if (!ret) {
-			if (sample_set_add_rep(ss, &set))
-				ret = sw_err_set(err, SW_EXIT_RUN_ERROR,
-						 "more than %d repetitions",
-						 SAMPLES_MAX_REPS);
-			done++;
-		}
-		metric_set_free(&set);
-	}
-	return ret;
+	ret = verdict_results_write_json(&wl->res, f);
+	return fclose(f) || ret ? -1 : 0;
 }
 
 /* The baseline of this workload on this machine class, if any. */
-static int load_baseline(struct workload_run *r, const struct battery_opts *o,
-			 struct sample_set *base, struct sw_err *err)
+static int load_baseline(struct wl *wl, struct sw_err *err)
 {
 	char path[PATH_MAX];
 	int ret;
 
-	if (o->record) {
-		snprintf(r->no_base, sizeof(r->no_base), "recording the baseline");
-		return 1;
+	if (wl->o->record) {
+		snprintf(wl->no_base, sizeof(wl->no_base),
+			 "recording the baseline");
+		return 0;
 	}
-	if (baseline_path(path, sizeof(path), o->baseline_dir, r->fp->class_name,
-			  r->w.name))
+	if (baseline_path(path, sizeof(path), wl->o->baseline_dir,
+			  wl->fp->class_name, wl->w.name))
 		return sw_err_set(err, SW_EXIT_RUN_ERROR, "baseline path too long");
-	ret = baseline_load(path, base, NULL, err);
-	if (ret > 0)
-		snprintf(r->no_base, sizeof(r->no_base),
-			 "no baseline for machine class %s: record one with \"sched-workloads baseline %s\"",
-			 r->fp->class_name, r->w.name);
-	return ret;
-}
-
-static int evaluate(struct workload_run *r, const struct sample_set *cur,
-		    const struct sample_set *base)
-{
-	struct verdict_input in = {
-		.prefix = r->w.name, .cur = cur, .base = base,
-		.no_base = r->no_base, .lost_events = r->lost_events,
-	};
-
-	verdict_results_free(&r->res);
-	return verdict_evaluate(&r->vb, &in, &r->res);
-}
-
-static int save_baseline(struct workload_run *r, const struct battery_opts *o,
-			 const struct sample_set *cur, struct sw_err *err)
-{
-	char path[PATH_MAX];
-
-	if (r->lost_events)
-		return sw_err_set(err, SW_EXIT_RUN_ERROR,
-				  "not recording a baseline: the trace lost %llu events",
-				  (unsigned long long)r->lost_events);
-	if (verdict_overall(&r->res) == V_FAIL)
-		return sw_err_set(err, SW_EXIT_RUN_ERROR,
-				  "not recording a baseline: absolute checks failed");
-	if (baseline_path(path, sizeof(path), o->baseline_dir, r->fp->class_name,
-			  r->w.name) ||
-	    baseline_save(path, r->w.name, r->fp, cur, err))
+	ret = baseline_load(path, &wl->base, err);
+	if (ret < 0)
 		return -1;
-	ktap_diag("%s: baseline of %zu repetitions written to %s", r->w.name,
-		  cur->reps, path);
+	wl->has_base = !ret;
+	if (ret)
+		snprintf(wl->no_base, sizeof(wl->no_base),
+			 "no baseline for machine class %s: record one with \"sched-workloads baseline %s\"",
+			 wl->fp->class_name, wl->w.name);
 	return 0;
 }
 
-static int write_samples(const void *obj, FILE *f)
+/* A series the workload's tail checks need from a baseline. */
+static int tail_needed(const struct event_samples *e, void *arg)
 {
-	struct json_object *o = sample_set_to_json(obj);
-	int ret;
+	const struct verdict_block *vb = arg;
+	size_t i;
 
-	ret = fprintf(f, "%s\n", json_object_to_json_string_ext(o,
-			JSON_C_TO_STRING_PRETTY | JSON_C_TO_STRING_NOSLASHESCAPE));
-	json_object_put(o);
-	return ret < 0 ? -1 : 0;
+	for (i = 0; i < vb->n; i++)
+		if (vb->checks[i].kind == CHECK_BASELINE &&
+		    vb->checks[i].def->tail != TAIL_NONE &&
+		    vb->checks[i].def->source == e->source &&
+		    !strcmp(vb->checks[i].def->series, e->series))
+			return 1;
+	return 0;
 }
 
-/*
- * Repetitions, then the checks on them. A regression against the
- * baseline is only reported once it survives as many repetitions again,
- * as 0-day confirms a bisection before it reports.
- */
-static int run_and_judge(struct workload_run *r, const struct battery_opts *o,
-			 const char *dir, struct sw_err *err)
+static int save_baseline(struct wl *wl, const struct sample_set *all,
+			 struct sw_err *err)
 {
-	struct sample_set cur = { 0 }, base = { 0 };
-	int has_base, busy, next = 1, ret = -1;
-	size_t regressed;
+	struct protocol_round *rd = &wl->p.round[0];
+	char path[PATH_MAX];
 
-	has_base = load_baseline(r, o, &base, err);
-	if (has_base < 0)
+	if (wl->p.lost_events)
+		return sw_err_set(err, SW_EXIT_RUN_ERROR,
+				  "not recording a baseline: the trace lost %llu events",
+				  wl->p.lost_events);
+	if (verdict_overall(&wl->res) == V_FAIL)
+		return sw_err_set(err, SW_EXIT_RUN_ERROR,
+				  "not recording a baseline: absolute checks failed");
+	if (baseline_path(path, sizeof(path), wl->o->baseline_dir,
+			  wl->fp->class_name, wl->w.name) ||
+	    baseline_save(path, wl->w.name, wl->fp, wl->p.settings, all,
+			  &rd->events, tail_needed, &wl->vb, &rd->canary, err))
 		return -1;
-	has_base = !has_base;
-	busy = run_reps(r, o, dir, &next, o->repetitions, &cur, err);
-	if (busy) {
-		ret = busy;
-		goto out;
+	ktap_diag("%s: baseline of %zu repetitions written to %s", wl->w.name,
+		  all->reps, path);
+	return 0;
+}
+
+static void set_error(struct wl *wl, const struct sw_err *err)
+{
+	wl->status = V_ERROR;
+	wl->exit_code = err->code;
+	snprintf(wl->reason, sizeof(wl->reason), "%s", err->msg);
+	wl->state = WL_DONE;
+}
+
+/* Its rounds are over: files written, the verdict final. */
+static void finish(struct wl *wl)
+{
+	struct sample_set all = { 0 };
+	struct sw_err err = { 0 };
+
+	if (protocol_all_samples(&wl->p, &all) ||
+	    write_json(wl->dir, "samples.json", sample_set_to_json(&all)) ||
+	    write_json(wl->dir, "rounds.json", protocol_rounds_json(&wl->p)) ||
+	    (wl->p.settings &&
+	     write_json(wl->dir, "settings.json",
+			json_object_get(wl->p.settings))))
+		ktap_diag("%s: cannot write %s/{samples,rounds,settings}.json",
+			  wl->w.name, wl->dir);
+	wl->res = wl->p.res;
+	memset(&wl->p.res, 0, sizeof(wl->p.res));
+	if (write_verdicts(wl))
+		ktap_diag("%s: cannot write %s/verdicts.json", wl->w.name,
+			  wl->dir);
+	if (wl->o->record && save_baseline(wl, &all, &err))
+		set_error(wl, &err);
+	sample_set_free(&all);
+	protocol_free(&wl->p);
+	if (wl->status != V_ERROR) {
+		wl->status = verdict_overall(&wl->res);
+		snprintf(wl->reason, sizeof(wl->reason), "%s",
+			 wl->p.stopped[0] ? wl->p.stopped : "every check skipped");
 	}
-	if (evaluate(r, &cur, has_base ? &base : NULL))
-		goto out;
-	regressed = verdict_regressions(&r->res);
-	if (regressed) {
-		ktap_diag("%s: %zu baseline checks regressed; confirming with %d more repetitions",
-			  r->w.name, regressed, o->repetitions);
-		busy = run_reps(r, o, dir, &next, o->repetitions, &cur, err);
-		if (busy) {
-			ret = busy;
-			goto out;
-		}
-		if (evaluate(r, &cur, &base))
-			goto out;
-		ktap_diag("%s: %zu baseline checks still regressed after the re-run",
-			  r->w.name, verdict_regressions(&r->res));
-	}
-	write_json_file(dir, "samples.json", write_samples, &cur);
-	write_json_file(dir, "verdicts.json", write_verdicts, &r->res);
-	ret = o->record ? save_baseline(r, o, &cur, err) : 0;
-out:
-	sample_set_free(&cur);
-	sample_set_free(&base);
-	return ret;
+	wl->state = WL_DONE;
 }
 
 /* A workload the kernel must refuse: rt-app once, no trace, one result. */
-static int run_refusal(struct workload_run *r, const struct battery_opts *o,
-		       const char *wdir, const struct refusal *rf,
+static int run_refusal(struct wl *wl, const struct refusal *rf,
 		       struct sw_err *err)
 {
 	struct prepare_opts po = {
-		.basename = RTAPP_BASENAME, .calibration = o->calibration,
+		.basename = REPETITION_BASENAME,
+		.calibration = wl->o->calibration,
 	};
 	char dir[PATH_MAX], run_json[PATH_MAX], out[PATH_MAX];
 	struct rtapp_exit ex;
 	double duration;
 
 	po.logdir = dir;
-	if (path_join(dir, sizeof(dir), wdir, "rep-1") || mkdir_p(dir) ||
+	if (path_join(dir, sizeof(dir), wl->dir, "rep-1") || mkdir_p(dir) ||
 	    path_join(run_json, sizeof(run_json), dir, "run.json") ||
 	    path_join(out, sizeof(out), dir, "rt-app.out"))
 		return sw_err_set(err, SW_EXIT_RUN_ERROR, "%s: cannot create", dir);
-	if (prepare_run_json(&r->w, &po, run_json, &duration, err) ||
+	if (prepare_run_json(&wl->w, &po, run_json, &duration, err) ||
 	    rtapp_run(rtapp_binary(), run_json, out, duration * 1.5 + 10, &ex, err))
 		return -1;
-	r->res.r = calloc(1, sizeof(*r->res.r));
-	if (!r->res.r)
+	wl->res.r = calloc(1, sizeof(*wl->res.r));
+	if (!wl->res.r)
 		return sw_err_set(err, SW_EXIT_RUN_ERROR, "out of memory");
-	r->res.n = 1;
-	refusal_judge(rf, r->w.name, &ex, out, r->res.r);
-	write_json_file(wdir, "verdicts.json", write_verdicts, &r->res);
+	wl->res.n = 1;
+	refusal_judge(rf, wl->w.name, &ex, out, wl->res.r);
+	write_verdicts(wl);
+	wl->status = verdict_overall(&wl->res);
+	wl->state = WL_DONE;
 	return 0;
 }
 
-static void run_one(struct workload_run *r, const struct battery_opts *o,
-		    const char *results)
+/*
+ * One round (or, recording, one more repetition) with the workload's
+ * sysctls in force. Returns -1 on error (wl is then done).
+ */
+static int run_round(struct wl *wl, struct sw_err *err)
 {
-	struct refusal rf;
-	struct sw_err err = { 0 };
-	char dir[PATH_MAX], copy[PATH_MAX];
+	struct protocol_source src;
 	int refused, ret;
 
-	r->status = V_FAIL;
-	ktap_diag("%s: %s", r->w.name, r->w.description);
-	refused = probe_policies(&r->w, r->reason, sizeof(r->reason), &err);
+	refused = sysctl_apply(json_object_object_get(wl->w.block, "sysctl"),
+			       wl->w.path, wl->reason, sizeof(wl->reason), err);
 	if (refused < 0)
-		goto error;
+		return -1;
 	if (refused) {
-		r->status = V_SKIP;
-		return;
+		wl->status = V_SKIP;
+		wl->state = WL_DONE;
+		return 0;
 	}
-	/* The copy keeps the workload's name for a later "analyze". */
-	if (path_join(dir, sizeof(dir), results, r->w.name) || mkdir_p(dir) ||
-	    snprintf(copy, sizeof(copy), "%s/%s.json", dir, r->w.name) >=
-	    (int)sizeof(copy) || file_copy(r->w.path, copy)) {
-		sw_err_set(&err, SW_EXIT_RUN_ERROR, "%s/%s: cannot create: %s",
-			   results, r->w.name, strerror(errno));
-		goto error;
-	}
-	refused = sysctl_apply(json_object_object_get(r->w.block, "sysctl"),
-			       r->w.path, r->reason, sizeof(r->reason), &err);
-	if (refused < 0)
-		goto error;
-	if (refused) {
-		r->status = V_SKIP;
-		return;
-	}
-	ret = refusal_parse(r->w.block, r->w.path, &rf, &err);
-	if (!ret)
-		ret = rf.expected ? run_refusal(r, o, dir, &rf, &err) :
-		      run_and_judge(r, o, dir, &err);
+	/* What shapes scheduling now, the workload's own sysctls included. */
+	if (!wl->p.settings)
+		wl->p.settings = settings_read(NULL);
+	ret = protocol_round(&wl->p, live_source(wl, &src),
+			     wl->o->record ? 1 : wl->o->repetitions, err);
 	sysctl_restore();
 	if (ret < 0)
-		goto error;
-	if (ret) {
-		r->status = V_SKIP;
-		return;
+		return -1;
+	if (wl->o->record)
+		return 0;
+	if (ret > 0 && wl->p.nrounds == 1 && !wl->p.round[0].cur.reps) {
+		/* Not one repetition counted: nothing to judge. */
+		wl->status = V_SKIP;
+		snprintf(wl->reason, sizeof(wl->reason), "%s", wl->p.stopped);
+		protocol_free(&wl->p);
+		wl->state = WL_DONE;
+		return 0;
 	}
-	r->status = verdict_overall(&r->res);
-	snprintf(r->reason, sizeof(r->reason), "every check skipped");
-	return;
-error:
-	r->status = V_ERROR;
-	r->exit_code = err.code;
-	snprintf(r->reason, sizeof(r->reason), "%s", err.msg);
+	if (protocol_pending(&wl->p)) {
+		ktap_diag("%s: %zu baseline checks regressed in round %zu; round %zu follows in %.0f s or more",
+			  wl->w.name, verdict_pending(&wl->p.res), wl->p.nrounds,
+			  wl->p.nrounds + 1, wl->o->confirm_gap_s);
+		wl->state = WL_PENDING;
+	} else {
+		finish(wl);
+	}
+	return 0;
+}
+
+/* Everything before the first round; 1 when the workload is done. */
+static int start(struct wl *wl, const char *results, struct sw_err *err)
+{
+	char copy[PATH_MAX];
+	struct refusal rf;
+	int refused;
+
+	ktap_diag("%s: %s", wl->w.name, wl->w.description);
+	refused = probe_policies(&wl->w, wl->reason, sizeof(wl->reason), err);
+	if (refused < 0)
+		return -1;
+	if (refused) {
+		wl->status = V_SKIP;
+		wl->state = WL_DONE;
+		return 1;
+	}
+	/* The copy keeps the workload's name for a later "analyze". */
+	if (path_join(wl->dir, sizeof(wl->dir), results, wl->w.name) ||
+	    mkdir_p(wl->dir) ||
+	    snprintf(copy, sizeof(copy), "%s/%s.json", wl->dir, wl->w.name) >=
+	    (int)sizeof(copy) || copy_text_file(wl->w.path, copy))
+		return sw_err_set(err, SW_EXIT_RUN_ERROR, "%s/%s: cannot create: %s",
+				  results, wl->w.name, strerror(errno));
+	if (refusal_parse(wl->w.block, wl->w.path, &rf, err))
+		return -1;
+	if (rf.expected) {
+		refused = sysctl_apply(json_object_object_get(wl->w.block, "sysctl"),
+				       wl->w.path, wl->reason,
+				       sizeof(wl->reason), err);
+		if (!refused)
+			refused = run_refusal(wl, &rf, err);
+		sysctl_restore();
+		if (refused > 0) {
+			wl->status = V_SKIP;
+			wl->state = WL_DONE;
+		}
+		return refused < 0 ? -1 : 1;
+	}
+	if (load_baseline(wl, err))
+		return -1;
+	wl->next_rep = 1;
+	wl->p.name = wl->w.name;
+	wl->p.vb = &wl->vb;
+	wl->p.base = wl->has_base ? &wl->base : NULL;
+	wl->p.no_base = wl->no_base;
+	wl->p.extend = wl->o->repetitions >= VERDICT_LEAD;
+	wl->p.confirm = 1;
+	wl->p.record = wl->o->record;
+	return 0;
+}
+
+static int load(struct wl *wl, const char *path)
+{
+	struct sw_err err = { 0 };
+
+	if (workload_load(path, &wl->w, &err) ||
+	    verdict_parse(wl->w.block, path, &wl->vb, &err)) {
+		if (!wl->w.name[0])
+			snprintf(wl->w.name, sizeof(wl->w.name), "unnamed");
+		set_error(wl, &err);
+		return -1;
+	}
+	return 0;
+}
+
+static void release(struct wl *wl)
+{
+	protocol_free(&wl->p);
+	json_object_put(wl->p.settings);
+	wl->p.settings = NULL;
+	verdict_results_free(&wl->res);
+	verdict_block_free(&wl->vb);
+	baseline_free(&wl->base);
+	workload_free(&wl->w);
+}
+
+/* Prints the workloads that are final, in order, from *next on. */
+static void flush(struct wl *wls, int total, int *next, int *bad_input)
+{
+	for (; *next < total && wls[*next].state == WL_DONE; (*next)++) {
+		struct wl *wl = &wls[*next];
+
+		if (wl->status == V_ERROR)
+			ktap_diag("error: %s", wl->reason);
+		if (wl->exit_code == SW_EXIT_BAD_WORKLOAD)
+			*bad_input = 1;
+		ktap_subtests(&wl->res);
+		ktap_result(wl->w.name, wl->status, wl->reason);
+		release(wl);
+	}
+}
+
+/* Waits until @wl's round before ended at least the gap ago. */
+static int wait_gap(const struct wl *wl)
+{
+	const struct protocol_round *rd = &wl->p.round[wl->p.nrounds - 1];
+	double until = rd->end_s + wl->o->confirm_gap_s, left;
+
+	left = until - now_s(NULL, 0);
+	if (left > 0)
+		ktap_diag("%s: waiting %.0f s before round %zu (rounds of a confirmation are %.0f s apart)",
+			  wl->w.name, left, wl->p.nrounds + 1,
+			  wl->o->confirm_gap_s);
+	while (now_s(NULL, 0) < until) {
+		if (cleanup_interrupted())
+			return -1;
+		usleep(200 * 1000);
+	}
+	return 0;
 }
 
 static int make_results_dir(const struct battery_opts *o, char *buf, size_t len)
@@ -480,34 +482,12 @@ static int make_results_dir(const struct battery_opts *o, char *buf, size_t len)
 	return mkdir_p(buf);
 }
 
-/*
- * Two batteries on one machine disturb each other: take turns.
- * $SCHED_WORKLOADS_LOCK names another lock file; empty, none (for a
- * caller that already holds the lock).
- */
-static int take_lock(void)
+/* Two batteries on one machine disturb each other: take turns. */
+static void lock_waiting(const char *path)
 {
-	const char *path = getenv("SCHED_WORKLOADS_LOCK");
-	int fd;
-
-	if (!path)
-		path = LOCK_FILE;
-	if (!*path)
-		return -1;
-	fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0644);
-	if (fd < 0)
-		return -1;
-	if (flock(fd, LOCK_EX | LOCK_NB)) {
-		ktap_diag("waiting for another sched-workloads run (%s)", path);
-		while (flock(fd, LOCK_EX)) {
-			if (cleanup_interrupted()) {
-				close(fd);
-				return -1;
-			}
-		}
-	}
-	return fd;
+	ktap_diag("waiting for another sched-workloads run (%s)", path);
 }
+
 
 static const char *global_skip_reason(void)
 {
@@ -550,53 +530,95 @@ static int select_paths(const struct battery_opts *o, char *const names[],
 	return n;
 }
 
-static int load_workload(struct workload_run *r, const char *path)
-{
-	struct sw_err err = { 0 };
-
-	if (workload_load(path, &r->w, &err) ||
-	    verdict_parse(r->w.block, path, &r->vb, &err)) {
-		r->status = V_ERROR;
-		r->exit_code = err.code;
-		snprintf(r->reason, sizeof(r->reason), "%s", err.msg);
-		if (!r->w.name[0])
-			snprintf(r->w.name, sizeof(r->w.name), "unnamed");
-		return -1;
-	}
-	return 0;
-}
-
 /* fingerprint.json: what "compare" checks before it compares two runs. */
 static void write_fingerprint(const struct fingerprint *fp, const char *results)
 {
-	struct json_object *o = fingerprint_to_json(fp);
-	char path[PATH_MAX];
-
-	if (!path_join(path, sizeof(path), results, "fingerprint.json"))
-		json_object_to_file_ext(path, o, JSON_C_TO_STRING_PRETTY |
-					JSON_C_TO_STRING_NOSLASHESCAPE);
-	json_object_put(o);
+	if (write_json(results, "fingerprint.json", fingerprint_to_json(fp)))
+		ktap_diag("cannot write %s/fingerprint.json", results);
 	ktap_diag("machine class %s; kernel %s; preempt %s, HZ %d; rt-app %s",
 		  fp->class_name, fp->kernel_release, fp->preempt, fp->hz,
 		  fp->rtapp);
 }
 
+/* The first round of every workload, or every repetition when recording. */
+static void first_rounds(struct wl *wls, int total, const char *results,
+			 int *next, int *bad_input)
+{
+	int i, k, reps = wls[0].o->record ? wls[0].o->repetitions : 1;
+	struct sw_err err = { 0 };
+
+	for (i = 0; i < total && !cleanup_interrupted(); i++) {
+		if (wls[i].state == WL_DONE)
+			continue;
+		if (start(&wls[i], results, &err) < 0)
+			set_error(&wls[i], &err);
+	}
+	for (k = 0; k < reps; k++) {
+		if (reps > 1)
+			ktap_diag("recording: repetition %d of %d of every workload",
+				  k + 1, reps);
+		for (i = 0; i < total && !cleanup_interrupted(); i++) {
+			if (wls[i].state != WL_NEW)
+				continue;
+			if (run_round(&wls[i], &err))
+				set_error(&wls[i], &err);
+			if (!wls[0].o->record)
+				flush(wls, total, next, bad_input);
+		}
+	}
+	for (i = 0; wls[0].o->record && i < total; i++)
+		if (wls[i].state == WL_NEW)
+			finish(&wls[i]);
+}
+
+/* Confirmation rounds, each a gap after the workload's round before. */
+static void confirmations(struct wl *wls, int total, int *next,
+			  int *bad_input)
+{
+	struct sw_err err = { 0 };
+	int i, round, more = 1;
+
+	for (round = 2; round <= VERDICT_ROUNDS && more; round++) {
+		more = 0;
+		for (i = 0; i < total && !cleanup_interrupted(); i++) {
+			if (wls[i].state != WL_PENDING)
+				continue;
+			if (wait_gap(&wls[i]))
+				break;
+			ktap_diag("%s: round %d: confirming %zu regressed baseline checks",
+				  wls[i].w.name, round,
+				  verdict_pending(&wls[i].p.res));
+			if (run_round(&wls[i], &err))
+				set_error(&wls[i], &err);
+			more |= wls[i].state == WL_PENDING;
+			flush(wls, total, next, bad_input);
+		}
+	}
+}
+
 int battery_run(const struct battery_opts *o, char *const names[], int n)
 {
 	const char *skip = global_skip_reason();
-	int i, total, lock = -1, bad_input = 0, rc;
+	int i, total, lock = -1, bad_input = 0, next = 0, rc;
 	uint64_t t0 = now_mono_ns();
 	char results[PATH_MAX];
 	struct fingerprint fp;
+	struct wl *wls;
 	char **paths;
 
 	total = select_paths(o, names, n, &paths);
 	if (total < 0)
 		return SW_EXIT_USAGE;
+	wls = calloc(total ? total : 1, sizeof(*wls));
+	if (!wls) {
+		workload_list_free(paths, total);
+		return SW_EXIT_RUN_ERROR;
+	}
 	ktap_begin(total);
+	memset(&fp, 0, sizeof(fp));
 	if (!skip) {
 		capture_sweep_stale();
-		lock = take_lock();
+		lock = live_lock_take(lock_waiting, cleanup_interrupted);
 		if (cleanup_interrupted()) {
 			skip = "interrupted while waiting for the lock";
 		} else if (make_results_dir(o, results, sizeof(results))) {
@@ -609,28 +631,33 @@ int battery_run(const struct battery_opts *o, char *const names[], int n)
 			write_fingerprint(&fp, results);
 		}
 	}
-	for (i = 0; i < total && !cleanup_interrupted(); i++) {
-		struct workload_run r = { .fp = &fp };
-
-		if (!load_workload(&r, paths[i])) {
-			if (skip) {
-				r.status = V_SKIP;
-				snprintf(r.reason, sizeof(r.reason), "%s", skip);
-			} else {
-				run_one(&r, o, results);
-			}
+	for (i = 0; i < total; i++) {
+		wls[i].o = o;
+		wls[i].fp = &fp;
+		if (load(&wls[i], paths[i]))
+			continue;
+		if (skip) {
+			wls[i].status = V_SKIP;
+			snprintf(wls[i].reason, sizeof(wls[i].reason), "%s", skip);
+			wls[i].state = WL_DONE;
 		}
-		if (r.status == V_ERROR)
-			ktap_diag("error: %s", r.reason);
-		if (r.exit_code == SW_EXIT_BAD_WORKLOAD)
-			bad_input = 1;
-		ktap_subtests(&r.res);
-		ktap_result(r.w.name, r.status, r.reason);
-		verdict_results_free(&r.res);
-		verdict_block_free(&r.vb);
-		workload_free(&r.w);
 	}
+	if (total)
+		first_rounds(wls, total, results, &next, &bad_input);
+	confirmations(wls, total, &next, &bad_input);
+	/* Interrupted: what was not judged is not reported as passing. */
+	for (i = next; i < total; i++) {
+		if (wls[i].state == WL_DONE)
+			continue;
+		wls[i].status = V_SKIP;
+		snprintf(wls[i].reason, sizeof(wls[i].reason), "interrupted");
+		verdict_results_free(&wls[i].res);
+		wls[i].state = WL_DONE;
+	}
+	flush(wls, total, &next, &bad_input);
+	free(wls);
 	workload_list_free(paths, total);
+	fingerprint_free(&fp);
 	if (lock >= 0)
 		close(lock);
 	ktap_diag("%d workloads, %d repetitions each: %.0f s in all", total,

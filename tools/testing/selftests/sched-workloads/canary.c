@@ -697,3 +697,59 @@ int canary_compare(const double *base, size_t nb, double cur,
 		 hi + m_hi);
 	return 0;
 }
+
+/* The first value of @key in @ss, NAN without one. */
+static double first_value(const struct sample_set *ss, const char *key)
+{
+	const struct metric_samples *ms = sample_set_find(ss, key);
+	double v[SAMPLES_MAX_REPS];
+
+	return ms && samples_measured(ms, v) ? v[0] : NAN;
+}
+
+int canary_shifted(const struct sample_set *base, const struct sample_set *cur,
+		   char *buf, size_t len)
+{
+	static const char *const judged[] = {
+		"canary.loop_ns", "canary.timer_lat.p50", "canary.wake_lat.p50",
+	};
+	double fb, fc, bv[SAMPLES_MAX_REPS], v, lo, hi;
+	const struct metric_samples *ms;
+	const struct metric_def *def;
+	size_t i, k, nb, off = 0;
+	char key[128];
+	int slower = 0;
+
+	buf[0] = '\0';
+	fb = first_value(base, "canary/system/canary.fifo");
+	fc = first_value(cur, "canary/system/canary.fifo");
+	if (!isnan(fb) && !isnan(fc) && fb != fc) {
+		snprintf(buf, len, "not comparable: the canary ran %s now, %s in the baseline",
+			 fc ? "SCHED_FIFO" : "SCHED_OTHER",
+			 fb ? "SCHED_FIFO" : "SCHED_OTHER");
+		return 0;
+	}
+	for (i = 0; i < ARRAY_SIZE(judged); i++) {
+		def = metric_find(judged[i]);
+		snprintf(key, sizeof(key), "canary/system/%s", judged[i]);
+		ms = sample_set_find(base, key);
+		nb = ms ? samples_measured(ms, bv) : 0;
+		v = first_value(cur, key);
+		if (!def || !nb || isnan(v) ||
+		    canary_compare(bv, nb, v, def, NULL, 0) <= 0)
+			continue;
+		lo = hi = bv[0];
+		for (k = 1; k < nb; k++) {
+			lo = fmin(lo, bv[k]);
+			hi = fmax(hi, bv[k]);
+		}
+		if (off < len)
+			off += snprintf(buf + off, len - off,
+					"%s%s %.3g %s (baseline %.3g-%.3g)",
+					slower ? ", " : "",
+					judged[i] + strlen("canary."), v,
+					def->unit, lo, hi);
+		slower = 1;
+	}
+	return slower;
+}

@@ -16,6 +16,7 @@
 #include <stddef.h>
 
 #include "metrics.h"
+#include "samples.h"
 #include "util.h"
 
 /*
@@ -90,5 +91,19 @@ int canary_measure(struct metric_set *set, struct sw_err *err);
  */
 int canary_compare(const double *base, size_t nb, double cur,
 		   const struct metric_def *def, char *why, size_t len);
+
+/*
+ * Whether the canary of a round (@cur: one measurement) says the machine
+ * is slower than when the baseline (@base: one measurement per
+ * repetition) was recorded: the "system" values of canary.loop_ns,
+ * canary.timer_lat.p50 and canary.wake_lat.p50 by canary_compare().
+ * Returns +1 when one of them is slower, 0 otherwise (and when the two
+ * are not comparable: canary.fifo differs, or nothing is measured on one
+ * side). @buf gets the values that moved against the baseline's range,
+ * "timer_lat.p50 95.2 us (baseline 38.1-41.0)", or why they cannot be
+ * compared.
+ */
+int canary_shifted(const struct sample_set *base, const struct sample_set *cur,
+		   char *buf, size_t len);
 
 #endif /* SW_CANARY_H */

@@ -66,6 +66,52 @@ int sample_set_add_rep(struct sample_set *ss, const struct metric_set *set)
 	return 0;
 }
 
+int sample_set_append(struct sample_set *to, const struct sample_set *from)
+{
+	size_t r, i;
+
+	if (to->reps + from->reps > SAMPLES_MAX_REPS)
+		return -1;
+	for (r = 0; r < from->reps; r++) {
+		for (i = 0; i < from->n; i++) {
+			const struct metric_samples *fs = &from->s[i];
+			struct metric_samples *ms = find_or_add(to, fs->def,
+								fs->entity);
+
+			if (!ms)
+				return -1;
+			snprintf(ms->group, sizeof(ms->group), "%s", fs->group);
+			ms->id = fs->id;
+			ms->v[ms->n++] = r < fs->n ? fs->v[r] : NAN;
+		}
+		to->reps++;
+		for (i = 0; i < to->n; i++)
+			while (to->s[i].n < to->reps)
+				to->s[i].v[to->s[i].n++] = NAN;
+	}
+	return 0;
+}
+
+int sample_set_rep_values(const struct sample_set *ss, size_t rep,
+			  struct metric_set *out)
+{
+	size_t i;
+
+	for (i = 0; i < ss->n; i++) {
+		const struct metric_samples *ms = &ss->s[i];
+		struct metric_value mv = {
+			.def = ms->def, .id = ms->id,
+			.value = rep < ms->n ? ms->v[rep] : NAN,
+		};
+
+		snprintf(mv.entity, sizeof(mv.entity), "%s", ms->entity);
+		snprintf(mv.group, sizeof(mv.group), "%s", ms->group);
+		if (metric_set_push(out, &mv))
+			return -1;
+	}
+	return 0;
+}
+
 void sample_set_free(struct sample_set *ss)
 {
 	free(ss->s);

@@ -33,6 +33,11 @@ struct sample_set {
 
 /* Appends one repetition's values; entities new in it start with NANs. */
 int sample_set_add_rep(struct sample_set *ss, const struct metric_set *set);
+/* The values of repetition @rep, appended to @out as one run's. */
+int sample_set_rep_values(const struct sample_set *ss, size_t rep,
+			  struct metric_set *out);
+/* Appends every repetition of @from after those of @to. */
+int sample_set_append(struct sample_set *to, const struct sample_set *from);
 void sample_set_free(struct sample_set *ss);
 /* The values that were measured (not NAN), copied to @out; the count. */
 size_t samples_measured(const struct metric_samples *ms, double *out);

@@ -17,6 +17,8 @@
 #include "cmd_canary.h"
 #include "cmd_compare.h"
 #include "cmd_fingerprint.h"
+#include "cmd_qualify.h"
+#include "cmd_replay.h"
 #include "metrics.h"
 #include "prepare.h"
 #include "samples.h"
@@ -37,6 +39,11 @@
  */
 #define DEFAULT_RUN_REPS	3
 #define DEFAULT_BASELINE_REPS	5
+/*
+ * Rounds of a confirmation: the host drift seen on VMs lasts a minute or
+ * two; three rounds at least a minute apart span more than two.
+ */
+#define DEFAULT_CONFIRM_GAP_S	60
 
 static void print_usage(FILE *f)
 {
@@ -50,6 +57,8 @@ static void print_usage(FILE *f)
 		"       sched-workloads metrics\n"
 		"       sched-workloads analyze --logs DIR [--trace FILE] [--workload FILE]\n"
 		"       sched-workloads canary  (one measurement of the machine, JSON)\n"
+		"       sched-workloads replay [--baseline FILE | -B DIR] RESULTS/WORKLOAD\n"
+		"       sched-workloads qualify [-k K] [--no-record] [options] [WORKLOAD...]\n"
 		"\n"
 		"  run       run workloads (all of -w DIR by default), print KTAP\n"
 		"  baseline  run workloads and record their baselines for this\n"
@@ -62,6 +71,9 @@ static void print_usage(FILE *f)
 		"            record them (--diff FILE: the settings that differ\n"
 		"            from those FILE recorded)\n"
 		"  analyze   metrics (JSON) and verdicts of a finished run\n"
+		"  replay    the run protocol again on a workload's recorded rounds\n"
+		"  qualify   record baselines, then K clean batteries against them:\n"
+		"            per check, how often it passed and its least room\n"
 		"\n"
 		"  -w, --workloads DIR   workload directory (default: next to the binary)\n"
 		"  -r, --results DIR     where result directories go (default ./results)\n"
@@ -69,11 +81,13 @@ static void print_usage(FILE *f)
 		"  -b, --buffer-kb KB    trace buffer per CPU (default %d)\n"
 		"  -n, --repetitions N   runs per workload (default %d; baseline: %d)\n"
 		"  -B, --baselines DIR   baseline directory (default: next to the binary)\n"
+		"  -g, --confirm-gap S   least seconds between two rounds of a\n"
+		"                        workload confirming a regression (default %d)\n"
 		"\n"
 		"Exit: 0 pass, 1 a check failed, 2 usage, 4 skipped (missing\n"
 		"prerequisite), 5 bad workload, 6 bad rt-app log, 7 bad trace,\n"
 		"8 the run broke.\n", DEFAULT_CALIBRATION, DEFAULT_BUFFER_KB,
-		DEFAULT_RUN_REPS, DEFAULT_BASELINE_REPS);
+		DEFAULT_RUN_REPS, DEFAULT_BASELINE_REPS, DEFAULT_CONFIRM_GAP_S);
 }
 
 static const struct option long_opts[] = {
@@ -83,6 +97,7 @@ static const struct option long_opts[] = {
 	{ "buffer-kb", required_argument, NULL, 'b' },
 	{ "repetitions", required_argument, NULL, 'n' },
 	{ "baselines", required_argument, NULL, 'B' },
+	{ "confirm-gap", required_argument, NULL, 'g' },
 	{ "help", no_argument, NULL, 'h' },
 	{ NULL, 0, NULL, 0 },
 };
@@ -169,6 +184,7 @@ int main(int argc, char **argv)
 	struct battery_opts o = {
 		.calibration = DEFAULT_CALIBRATION,
 		.buffer_kb = DEFAULT_BUFFER_KB,
+		.confirm_gap_s = DEFAULT_CONFIRM_GAP_S,
 	};
 	char wdir[PATH_MAX], bdir[PATH_MAX];
 	const char *cmd = "run";
@@ -188,13 +204,17 @@ int main(int argc, char **argv)
 		return cmd_fingerprint(argc, argv, DEFAULT_CALIBRATION);
 	if (!strcmp(cmd, "canary"))
 		return cmd_canary(argc, argv);
+	if (!strcmp(cmd, "replay"))
+		return cmd_replay(argc, argv);
+	if (!strcmp(cmd, "qualify"))
+		return cmd_qualify(argc, argv);
 	if (workload_default_dir(wdir, sizeof(wdir)))
 		snprintf(wdir, sizeof(wdir), "workloads");
 	o.workload_dir = wdir;
 	if (baseline_default_dir(bdir, sizeof(bdir)))
 		snprintf(bdir, sizeof(bdir), "baselines");
 	o.baseline_dir = bdir;
-	while ((c = getopt_long(argc, argv, "w:r:c:b:n:B:h", long_opts,
+	while ((c = getopt_long(argc, argv, "w:r:c:b:n:B:g:h", long_opts,
 				NULL)) != -1) {
 		switch (c) {
 		case 'w':
@@ -219,6 +239,14 @@ int main(int argc, char **argv)
 			break;
 		case 'B':
 			o.baseline_dir = optarg;
+			break;
+		case 'g':
+			if (parse_duration_s(optarg, &o.confirm_gap_s) ||
+			    o.confirm_gap_s < 0) {
+				fprintf(stderr, "sched-workloads: --confirm-gap: seconds, not \"%s\"\n",
+					optarg);
+				return SW_EXIT_USAGE;
+			}
 			break;
 		case 'h':
 			print_usage(stdout);

@@ -187,3 +187,15 @@ int parse_duration_s(const char *s, double *out)
 	*out = v;
 	return 0;
 }
+
+int copy_text_file(const char *from, const char *to)
+{
+	char *text = read_text_file(from, NULL);
+	int ret;
+
+	if (!text)
+		return -1;
+	ret = write_text_file(to, text);
+	free(text);
+	return ret;
+}

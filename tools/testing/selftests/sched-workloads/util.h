@@ -47,6 +47,7 @@ int exe_dir(char *buf, size_t len);
 int glob_match(const char *pattern, const char *s);
 char *read_text_file(const char *path, size_t *len);
 int write_text_file(const char *path, const char *text);
+int copy_text_file(const char *from, const char *to);
 uint64_t now_mono_ns(void);
 
 /*

@@ -1,291 +1,70 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Verdict blocks: parsing and evaluation.
+ * Judging a workload's checks on its repetitions and rounds.
+ *
+ * The rules, and the false-alarm rate they are built for. A clean battery
+ * judges about 120 absolute and 70 baseline results (21 workloads, 2-CPU
+ * machine); the battery is designed to fail falsely at most once in 20
+ * clean runs, so each result may fail falsely with probability at most
+ * about 0.05 / 190 = 2.6e-4. A single repetition of a workload on a shared
+ * VM is far from that good, hence:
+ *
+ * Absolute checks: each repetition votes (its value within the bound or
+ * beyond it) and the check holds when the median of the repetitions lies
+ * within. Repetitions are added one at a time while the votes are split
+ * without a lead of VERDICT_LEAD (3 of 3, 4 to 1, 5 to 2, ...), up to
+ * VERDICT_MAX_REPS (9): a sequential test that stops at an odd count, so
+ * the median is a majority. With q the chance that one clean repetition
+ * falls beyond the bound, a clean check fails falsely with probability
+ * about q^3 + 126 q^5 (q = 0.03: 3e-5; q = 0.1: 2e-3). The qualification
+ * command prints q per check: a check with q above 0.03 is too tight for
+ * the battery's rate and must be fixed (its workload, its metric or its
+ * bound, for a reason written in the workload). With fewer than three
+ * repetitions asked for, nothing is added: each check is judged on what
+ * was asked.
+ *
+ * Baseline checks: a round (the first repetitions, or a confirmation) is
+ * compared with the baseline by compare.h (a rank test on medians, or the
+ * pooled events of a tail), each round on its own. A regression in the
+ * first round is only reported when it is still there in VERDICT_ROUNDS
+ * (3) rounds, each taken minutes after the one before (battery.c): drift
+ * of the machine lasts a minute or two, a kernel regression stays. With
+ * independent rounds a clean check regresses falsely in all three with
+ * probability below 0.05^3 = 1.25e-4 (the rank test of 3 repetitions
+ * against 5 cannot go below p = 1/56, so the usual level is 2/56: 4.7e-5).
+ *
+ * The canary (canary.h) measures the machine before every round. When a
+ * regression came and went, and the canary said the machine was slower
+ * in a regressed round and no longer in the round where it was gone, the
+ * check SKIPs with both sets of numbers: that was the machine. A
+ * regression that did not go away FAILs whatever the canary says, with
+ * the canary shown beside it: a canary can explain a regression, never
+ * hide one that lasts. One that went away with the canary quiet passes,
+ * saying it was not confirmed.
  */
 #include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "canary.h"
 #include "expr.h"
-#include "samples.h"
+#include "settings.h"
 #include "verdict.h"
-#include "workload.h"
 
-static const char *const absolute_keys[] = {
-	"metric", "task", "cpu", "min", "max", "why", NULL,
-};
-
-static const char *const baseline_keys[] = {
-	"metric", "task", "cpu", "better", "rel", "abs", "tail", "why", NULL,
-};
-
-static const char *const *keys_of(enum check_kind kind)
+/* Appends printf output to @buf, which always stays terminated. */
+__printf(3, 4)
+static void append(char *buf, size_t len, const char *fmt, ...)
 {
-	return kind == CHECK_ABSOLUTE ? absolute_keys : baseline_keys;
-}
+	size_t off = strlen(buf);
+	va_list ap;
 
-static const char *list_name(enum check_kind kind)
-{
-	return kind == CHECK_ABSOLUTE ? "checks" : "baseline";
-}
-
-static int key_known(enum check_kind kind, const char *key)
-{
-	const char *const *k;
-
-	for (k = keys_of(kind); *k; k++)
-		if (!strcmp(key, *k))
-			return 1;
-	return 0;
-}
-
-static int is_number(struct json_object *o)
-{
-	return json_object_is_type(o, json_type_int) ||
-	       json_object_is_type(o, json_type_double);
-}
-
-/* Where a check sits, for messages: "file: sched-workloads.checks[2]". */
-struct place {
-	const char *file;
-	char at[64];
-};
-
-static int parse_number(struct json_object *c, const char *key, int *has,
-			double *v, const struct place *pl, struct sw_err *err)
-{
-	struct json_object *o;
-
-	if (!json_object_object_get_ex(c, key, &o))
-		return 0;
-	if (!is_number(o))
-		return sw_err_set(err, SW_EXIT_BAD_WORKLOAD, "%s: %s.%s: not a number",
-				  pl->file, pl->at, key);
-	*has = 1;
-	*v = json_object_get_double(o);
-	return 0;
-}
-
-static int parse_selector(struct json_object *c, struct check *ck,
-			  const struct place *pl, struct sw_err *err)
-{
-	int task_metric = ck->def->source == SRC_RTAPP_TASK ||
-			  ck->def->source == SRC_TRACE_TASK;
-	struct json_object *task, *cpu;
-	int has_task = json_object_object_get_ex(c, "task", &task);
-	int has_cpu = json_object_object_get_ex(c, "cpu", &cpu);
-	const char *sel;
-
-	if (has_task && !task_metric)
-		return sw_err_set(err, SW_EXIT_BAD_WORKLOAD,
-				  "%s: %s.task: metric \"%s\" is measured on %s, not on a task",
-				  pl->file, pl->at, ck->def->name,
-				  metric_source_name(ck->def->source));
-	if (has_cpu && ck->def->source != SRC_TRACE_CPU)
-		return sw_err_set(err, SW_EXIT_BAD_WORKLOAD,
-				  "%s: %s.cpu: metric \"%s\" is not a per-CPU metric",
-				  pl->file, pl->at, ck->def->name);
-	if (task_metric && !has_task)
-		return sw_err_set(err, SW_EXIT_BAD_WORKLOAD,
-				  "%s: %s: metric \"%s\" needs \"task\" (a name or glob)",
-				  pl->file, pl->at, ck->def->name);
-	if (has_task && !json_object_is_type(task, json_type_string))
-		return sw_err_set(err, SW_EXIT_BAD_WORKLOAD, "%s: %s.task: not a string",
-				  pl->file, pl->at);
-	if (has_cpu && !json_object_is_type(cpu, json_type_int) &&
-	    !(json_object_is_type(cpu, json_type_string) &&
-	      !strcmp(json_object_get_string(cpu), "*")))
-		return sw_err_set(err, SW_EXIT_BAD_WORKLOAD,
-				  "%s: %s.cpu: a CPU number or \"*\"", pl->file, pl->at);
-
-	sel = has_task ? json_object_get_string(task) :
-	      has_cpu ? json_object_get_string(cpu) : "*";
-	if (!*sel || strpbrk(sel, " \t#") ||
-	    strlen(sel) >= sizeof(ck->selector))
-		return sw_err_set(err, SW_EXIT_BAD_WORKLOAD,
-				  "%s: %s: selector \"%s\" is empty, too long or has spaces or '#'",
-				  pl->file, pl->at, sel);
-	strcpy(ck->selector, sel);
-	return 0;
-}
-
-/* A number, or an expression checked now and evaluated when judged. */
-static int parse_bound(struct json_object *c, const char *key, int *has,
-		       double *v, char *expr, size_t len,
-		       const struct place *pl, struct sw_err *err)
-{
-	struct json_object *o;
-	char why[128];
-
-	if (!json_object_object_get_ex(c, key, &o) ||
-	    !json_object_is_type(o, json_type_string))
-		return parse_number(c, key, has, v, pl, err);
-	if (expr_eval(json_object_get_string(o), 1, v, why, sizeof(why)) ||
-	    strlen(json_object_get_string(o)) >= len)
-		return sw_err_set(err, SW_EXIT_BAD_WORKLOAD, "%s: %s.%s: %s",
-				  pl->file, pl->at, key, why);
-	snprintf(expr, len, "%s", json_object_get_string(o));
-	*has = 1;
-	return 0;
-}
-
-static int parse_bounds(struct json_object *c, struct check *ck,
-			const struct place *pl, struct sw_err *err)
-{
-	if (parse_bound(c, "min", &ck->has_min, &ck->min, ck->min_expr,
-			sizeof(ck->min_expr), pl, err) ||
-	    parse_bound(c, "max", &ck->has_max, &ck->max, ck->max_expr,
-			sizeof(ck->max_expr), pl, err))
-		return -1;
-	if (!ck->has_min && !ck->has_max)
-		return sw_err_set(err, SW_EXIT_BAD_WORKLOAD,
-				  "%s: %s: neither \"min\" nor \"max\": a check that cannot fail",
-				  pl->file, pl->at);
-	if (ck->has_min && ck->has_max && ck->min > ck->max &&
-	    !ck->min_expr[0] && !ck->max_expr[0])
-		return sw_err_set(err, SW_EXIT_BAD_WORKLOAD, "%s: %s: min %g > max %g",
-				  pl->file, pl->at, ck->min, ck->max);
-	return 0;
-}
-
-static int parse_rule(struct json_object *c, struct check *ck,
-		      const struct place *pl, struct sw_err *err)
-{
-	struct json_object *better, *tail;
-	int has_rel = 0, has_abs = 0;
-	const char *b;
-
-	if (!json_object_object_get_ex(c, "better", &better) ||
-	    !json_object_is_type(better, json_type_string))
-		return sw_err_set(err, SW_EXIT_BAD_WORKLOAD,
-				  "%s: %s.better: missing; \"lower\" or \"higher\"",
-				  pl->file, pl->at);
-	b = json_object_get_string(better);
-	if (strcmp(b, "lower") && strcmp(b, "higher"))
-		return sw_err_set(err, SW_EXIT_BAD_WORKLOAD,
-				  "%s: %s.better: \"%s\": \"lower\" or \"higher\"",
-				  pl->file, pl->at, b);
-	ck->rule.better = b[0] == 'l' ? -1 : 1;
-	if (parse_number(c, "rel", &has_rel, &ck->rule.rel, pl, err) ||
-	    parse_number(c, "abs", &has_abs, &ck->rule.abs, pl, err))
-		return -1;
-	if ((!has_rel || ck->rule.rel <= 0) && (!has_abs || ck->rule.abs <= 0))
-		return sw_err_set(err, SW_EXIT_BAD_WORKLOAD,
-				  "%s: %s: neither \"rel\" nor \"abs\" > 0: the smallest change that matters is needed",
-				  pl->file, pl->at);
-	if (ck->rule.rel < 0 || ck->rule.abs < 0)
-		return sw_err_set(err, SW_EXIT_BAD_WORKLOAD,
-				  "%s: %s: \"rel\" and \"abs\" are sizes, not signed",
-				  pl->file, pl->at);
-	if (json_object_object_get_ex(c, "tail", &tail)) {
-		if (!json_object_is_type(tail, json_type_boolean))
-			return sw_err_set(err, SW_EXIT_BAD_WORKLOAD,
-					  "%s: %s.tail: true or false", pl->file,
-					  pl->at);
-		ck->rule.tail = json_object_get_boolean(tail);
-	}
-	return 0;
-}
-
-static int parse_check(struct json_object *c, struct check *ck,
-		       const struct place *pl, struct sw_err *err)
-{
-	struct json_object *metric, *why;
-
-	if (!json_object_is_type(c, json_type_object))
-		return sw_err_set(err, SW_EXIT_BAD_WORKLOAD, "%s: %s: not an object",
-				  pl->file, pl->at);
-	json_object_object_foreach(c, key, val) {
-		(void)val;
-		if (!key_known(ck->kind, key))
-			return sw_err_set(err, SW_EXIT_BAD_WORKLOAD,
-					  "%s: %s.%s: unknown key (known: %s)",
-					  pl->file, pl->at, key,
-					  ck->kind == CHECK_ABSOLUTE ?
-					  "metric, task, cpu, min, max, why" :
-					  "metric, task, cpu, better, rel, abs, tail, why");
-	}
-	if (!json_object_object_get_ex(c, "metric", &metric) ||
-	    !json_object_is_type(metric, json_type_string))
-		return sw_err_set(err, SW_EXIT_BAD_WORKLOAD,
-				  "%s: %s.metric: missing or not a string",
-				  pl->file, pl->at);
-	ck->def = metric_find(json_object_get_string(metric));
-	if (!ck->def)
-		return sw_err_set(err, SW_EXIT_BAD_WORKLOAD,
-				  "%s: %s.metric: unknown metric \"%s\" (sched-workloads metrics lists them)",
-				  pl->file, pl->at, json_object_get_string(metric));
-	if (parse_selector(c, ck, pl, err))
-		return -1;
-	if (ck->kind == CHECK_ABSOLUTE ? parse_bounds(c, ck, pl, err) :
-	    parse_rule(c, ck, pl, err))
-		return -1;
-	if (json_object_object_get_ex(c, "why", &why))
-		snprintf(ck->why, sizeof(ck->why), "%s",
-			 json_object_get_string(why));
-	return 0;
-}
-
-static int parse_list(struct json_object *block, enum check_kind kind,
-		      const char *file, struct verdict_block *vb,
-		      struct sw_err *err)
-{
-	const char *name = list_name(kind);
-	struct json_object *list;
-	struct check *nc;
-	size_t i, n;
-
-	if (!json_object_object_get_ex(block, name, &list))
-		return 0;
-	if (!json_object_is_type(list, json_type_array))
-		return sw_err_set(err, SW_EXIT_BAD_WORKLOAD,
-				  "%s: " WORKLOAD_BLOCK_KEY ".%s: not an array",
-				  file, name);
-	n = json_object_array_length(list);
-	nc = realloc(vb->checks, (vb->n + n + 1) * sizeof(*nc));
-	if (!nc)
-		return sw_err_set(err, SW_EXIT_RUN_ERROR, "out of memory");
-	vb->checks = nc;
-	for (i = 0; i < n; i++) {
-		struct check *ck = &vb->checks[vb->n];
-		struct place pl = { .file = file };
-
-		memset(ck, 0, sizeof(*ck));
-		ck->kind = kind;
-		snprintf(pl.at, sizeof(pl.at), WORKLOAD_BLOCK_KEY ".%s[%zu]",
-			 name, i);
-		if (parse_check(json_object_array_get_idx(list, i), ck, &pl, err))
-			return -1;
-		vb->n++;
-		vb->n_baseline += kind == CHECK_BASELINE;
-	}
-	return 0;
-}
-
-int verdict_parse(struct json_object *block, const char *file,
-		  struct verdict_block *vb, struct sw_err *err)
-{
-	memset(vb, 0, sizeof(*vb));
-	if (parse_list(block, CHECK_ABSOLUTE, file, vb, err) ||
-	    parse_list(block, CHECK_BASELINE, file, vb, err)) {
-		verdict_block_free(vb);
-		return -1;
-	}
-	/* A workload the kernel must refuse is judged on that alone. */
-	if (vb->n == vb->n_baseline &&
-	    !json_object_object_get_ex(block, "refusal", NULL)) {
-		verdict_block_free(vb);
-		return sw_err_set(err, SW_EXIT_BAD_WORKLOAD,
-				  "%s: " WORKLOAD_BLOCK_KEY ".checks: missing or empty: a workload without absolute checks gives no verdict on a machine without baseline",
-				  file);
-	}
-	return 0;
-}
-
-void verdict_block_free(struct verdict_block *vb)
-{
-	free(vb->checks);
-	memset(vb, 0, sizeof(*vb));
+	if (off + 1 >= len)
+		return;
+	va_start(ap, fmt);
+	vsnprintf(buf + off, len - off, fmt, ap);
+	va_end(ap);
 }
 
 static int selects(const struct check *ck, const struct metric_samples *ms)
@@ -331,19 +110,18 @@ static void make_unique(const struct verdict_results *out, char *name,
 	} while (clash);
 }
 
-/* " (median of 3: 12 15 13)" when there was more than one repetition. */
-static void format_reps(const struct metric_samples *ms, char *buf, size_t len)
+/* " (median of 3: 12 15 13)" when there was more than one value. */
+static void format_values(const double *v, size_t n, char *buf, size_t len)
 {
-	size_t i, off;
+	size_t i;
 
 	buf[0] = '\0';
-	if (ms->n < 2)
+	if (n < 2)
 		return;
-	off = snprintf(buf, len, " (median of %zu:", ms->n);
-	for (i = 0; i < ms->n && off < len; i++)
-		off += snprintf(buf + off, len - off, " %.4g", ms->v[i]);
-	if (off < len)
-		snprintf(buf + off, len - off, ")");
+	append(buf, len, " (median of %zu:", n);
+	for (i = 0; i < n; i++)
+		append(buf, len, " %.4g", v[i]);
+	append(buf, len, ")");
 }
 
 /* Trace values of a trace that lost events, or unmeasurable values. */
@@ -386,13 +164,27 @@ static int eval_bounds(const struct check *ck, double *min, double *max,
 	return 0;
 }
 
+/* What differs from the baseline's settings, appended to a failure. */
+static void append_settings(const struct verdict_input *in, char *buf,
+			    size_t len)
+{
+	char diff[512];
+
+	if (!in->base || !in->settings ||
+	    !settings_diff(baseline_settings(in->base), in->settings, diff,
+			   sizeof(diff)))
+		return;
+	append(buf, len, "; settings differ from the baseline's: %s", diff);
+}
+
 static void judge_absolute(const struct check *ck,
 			   const struct metric_samples *ms,
 			   const struct verdict_input *in,
 			   struct verdict_result *r)
 {
-	double v = samples_median(ms), min, max;
-	char expect[320], reps[160];
+	double v = samples_median(ms), min, max, vals[SAMPLES_MAX_REPS];
+	size_t n = samples_measured(ms, vals), i, lead;
+	char expect[320], reps[256];
 
 	if (judge_unusable(ck, ms, v, in, r) || eval_bounds(ck, &min, &max, r))
 		return;
@@ -405,12 +197,205 @@ static void judge_absolute(const struct check *ck,
 	if (ck->min_expr[0] || ck->max_expr[0])
 		snprintf(expect + strlen(expect), sizeof(expect) - strlen(expect),
 			 " (%s)", ck->min_expr[0] ? ck->min_expr : ck->max_expr);
-	format_reps(ms, reps, sizeof(reps));
-	r->status = (ck->has_min && v < min) || (ck->has_max && v > max) ?
-		    V_FAIL : V_PASS;
+	format_values(vals, n, reps, sizeof(reps));
+
+	r->value = v;
+	r->reps = n;
+	for (i = 0; i < n; i++)
+		r->beyond += (ck->has_min && vals[i] < min) ||
+			     (ck->has_max && vals[i] > max);
+	/* The room on the side it is nearer to (or beyond). */
+	r->room = INFINITY;
+	if (ck->has_max) {
+		r->limit = max;
+		r->room = max - v;
+	}
+	if (ck->has_min && v - min < r->room) {
+		r->limit = min;
+		r->room = v - min;
+	}
+	r->status = r->room < 0 ? V_FAIL : V_PASS;
+	lead = r->beyond > n - r->beyond ? 2 * r->beyond - n :
+	       n - 2 * r->beyond;
+	/* Bounded by the repetitions taken, measured or not. */
+	r->undecided = in->extend && n >= VERDICT_LEAD && lead < VERDICT_LEAD &&
+		       in->rounds[0].cur->reps < VERDICT_MAX_REPS;
 	snprintf(r->diag, sizeof(r->diag), "%s %s: %s = %g %s%s, expected %s%s%s",
 		 r->status == V_PASS ? "ok" : "FAIL", ms->entity, ck->def->name,
 		 v, ck->def->unit, reps, expect, ck->why[0] ? ": " : "", ck->why);
+	if (r->beyond && r->beyond < n)
+		append(r->diag, sizeof(r->diag),
+		       "; split: %zu of %zu repetitions beyond the bound%s",
+		       r->beyond, n, lead >= VERDICT_LEAD ? "" :
+		       r->undecided ? ", more repetitions follow" :
+		       in->extend ? ", still split after the most repetitions a check gets: judged by their median" :
+		       ", judged by their median");
+	if (r->status == V_FAIL)
+		append_settings(in, r->diag, sizeof(r->diag));
+}
+
+/* A baseline check's comparison in one round. */
+struct round_change {
+	struct change ch;
+	struct tail_change tc;
+	int tail;
+	double v[SAMPLES_MAX_REPS];	/* the round's values (not tails) */
+	size_t n;
+};
+
+/*
+ * Compares round @i with the baseline. Returns 1 when the baseline has
+ * nothing to compare with (the reason in @why), else 0.
+ */
+static int compare_round(const struct check *ck, const struct metric_samples *ms,
+			 const struct verdict_input *in, size_t i,
+			 struct round_change *rc, char *why, size_t len)
+{
+	const struct baseline *b = in->base;
+	const struct verdict_round *rd = &in->rounds[i];
+	double base[SAMPLES_MAX_REPS];
+	const struct metric_samples *bs, *cs;
+	char key[256];
+	size_t nb;
+
+	memset(rc, 0, sizeof(*rc));
+	rc->tail = ck->def->tail != TAIL_NONE;
+	if (rc->tail) {
+		const struct event_samples *be, *ce;
+
+		be = event_set_find(&b->events, ms->def->source, ms->entity,
+				    ck->def->series);
+		ce = rd->events ? event_set_find(rd->events, ms->def->source,
+						 ms->entity, ck->def->series) :
+		     NULL;
+		if (!be) {
+			snprintf(why, len,
+				 "%s: %s: the baseline has no events of series %s (recorded before tails were judged on events): record it again",
+				 ms->entity, ck->def->name, ck->def->series);
+			return 1;
+		}
+		if (!ce) {
+			rc->ch.kind = CHANGE_UNKNOWN;
+			return 0;
+		}
+		compare_tail(be, ce, ck->def, &ck->rule, &rc->ch, &rc->tc);
+		return 0;
+	}
+	samples_key(ms, key, sizeof(key));
+	bs = sample_set_find(&b->samples, key);
+	nb = bs ? samples_measured(bs, base) : 0;
+	if (!nb) {
+		snprintf(why, len,
+			 "%s: %s: the baseline has no value for it: record it again",
+			 ms->entity, ck->def->name);
+		return 1;
+	}
+	cs = sample_set_find(rd->cur, key);
+	rc->n = cs ? samples_measured(cs, rc->v) : 0;
+	compare_samples(base, nb, rc->v, rc->n, &ck->rule, &rc->ch);
+	return 0;
+}
+
+static const char *direction(const struct check *ck)
+{
+	return ck->rule.better < 0 ? "lower is better" : "higher is better";
+}
+
+/* The first round's comparison, the way every baseline result starts. */
+static void describe_first(const struct check *ck,
+			   const struct metric_samples *ms,
+			   const struct round_change *rc, size_t nb,
+			   char *buf, size_t len)
+{
+	const struct change *ch = &rc->ch;
+	const struct tail_change *tc = &rc->tc;
+	char reps[256];
+
+	if (!rc->tail) {
+		format_values(rc->v, rc->n, reps, sizeof(reps));
+		snprintf(buf, len,
+			 "%s: %s = %g %s%s vs baseline %g (median of %zu): %+.1f%%, p=%.3g%s; %s, counts beyond max(%g%%, %g %s)",
+			 ms->entity, ck->def->name, ch->b_median, ck->def->unit,
+			 reps, ch->a_median, nb, isnan(ch->ratio) ? 0 : 100 * ch->ratio,
+			 ch->p, ch->separate ? ", ranges apart" : "",
+			 direction(ck), 100 * ck->rule.rel, ck->rule.abs,
+			 ck->def->unit);
+		return;
+	}
+	if (ck->def->tail == TAIL_NEGATIVE)
+		snprintf(buf, len,
+			 "%s: %s: %.3g%% of %llu events pooled from %zu repetitions overran vs %.3g%% of %llu in the baseline (%zu): dispersion %.2g, p=%.3g; %s, counts beyond max(%g%%, %g %s)",
+			 ms->entity, ck->def->name, 100 * ch->b_median,
+			 (unsigned long long)tc->nc, ch->nb, 100 * ch->a_median,
+			 (unsigned long long)tc->nb, ch->na, tc->dispersion, ch->p,
+			 direction(ck), 100 * ck->rule.rel, ck->rule.abs,
+			 ck->def->unit);
+	else
+		snprintf(buf, len,
+			 "%s: %s = %g %s pooled from %llu events of %zu repetitions vs baseline %g (%llu events of %zu): %llu now and %llu before beyond %g %s, dispersion %.2g, p=%.3g; %s, counts beyond max(%g%%, %g %s)",
+			 ms->entity, ck->def->name, ch->b_median, ck->def->unit,
+			 (unsigned long long)tc->nc, ch->nb, ch->a_median,
+			 (unsigned long long)tc->nb, ch->na,
+			 (unsigned long long)tc->kc, (unsigned long long)tc->kb,
+			 tc->t, ck->def->unit, tc->dispersion, ch->p,
+			 direction(ck), 100 * ck->rule.rel, ck->rule.abs,
+			 ck->def->unit);
+}
+
+/* A later round, briefly: "round 2 at +214 s: 98 us, +263%, p=0.018". */
+static void describe_round(const struct check *ck, const struct verdict_input *in,
+			   size_t i, const struct round_change *rc, char *buf,
+			   size_t len)
+{
+	const struct change *ch = &rc->ch;
+
+	append(buf, len, "round %zu at +%.0f s: ", i + 1, in->rounds[i].at_s);
+	if (ch->kind == CHANGE_UNKNOWN || ch->kind == CHANGE_TOO_FEW) {
+		append(buf, len, "not measured");
+		return;
+	}
+	if (ck->def->tail == TAIL_NEGATIVE)
+		append(buf, len, "%.3g%% overran", 100 * ch->b_median);
+	else
+		append(buf, len, "%g %s", ch->b_median, ck->def->unit);
+	append(buf, len, ", %+.1f%%, p=%.3g", isnan(ch->ratio) ? 0 :
+	       100 * ch->ratio, ch->p);
+}
+
+/*
+ * Whether the canary of round @i says the machine was slower than when
+ * the baseline was recorded (1), or not (0); its values, if any, go to
+ * @buf.
+ */
+static int round_slower(const struct verdict_input *in, size_t i, char *buf,
+			size_t len)
+{
+	const struct sample_set *cur = in->rounds[i].canary;
+
+	buf[0] = '\0';
+	if (!cur || !cur->reps || !in->base || !in->base->canary.reps)
+		return 0;
+	return canary_shifted(&in->base->canary, cur, buf, len) > 0;
+}
+
+/* The canary of every round against the baseline's, for a regression. */
+static void append_canary(const struct verdict_input *in, char *buf,
+			  size_t len)
+{
+	char what[512];
+	size_t i;
+
+	if (!in->base || !in->base->canary.reps) {
+		append(buf, len, "; no canary in the baseline to compare the machine with");
+		return;
+	}
+	for (i = 0; i < in->nrounds; i++) {
+		if (!in->rounds[i].canary || !in->rounds[i].canary->reps)
+			continue;
+		append(buf, len, "; canary of round %zu: %s", i + 1,
+		       round_slower(in, i, what, sizeof(what)) ?
+		       what : "as in the baseline");
+	}
 }
 
 static void judge_baseline(const struct check *ck,
@@ -418,11 +403,12 @@ static void judge_baseline(const struct check *ck,
 			   const struct verdict_input *in,
 			   struct verdict_result *r)
 {
-	double cur[SAMPLES_MAX_REPS], base[SAMPLES_MAX_REPS];
-	const struct metric_samples *bs = NULL;
-	size_t nc, nb = 0;
-	struct change ch;
-	char key[256], reps[160];
+	struct round_change rc[VERDICT_ROUNDS];
+	char first[768], slow[512], back[512];
+	size_t i, nr = in->nrounds, nb = 0, clean = 0;
+	double base[SAMPLES_MAX_REPS];
+	const struct metric_samples *bs;
+	char key[256];
 
 	if (judge_unusable(ck, ms, samples_median(ms), in, r))
 		return;
@@ -431,39 +417,108 @@ static void judge_baseline(const struct check *ck,
 		snprintf(r->diag, sizeof(r->diag), "%s", in->no_base);
 		return;
 	}
-	samples_key(ms, key, sizeof(key));
-	bs = sample_set_find(in->base, key);
-	if (bs)
-		nb = samples_measured(bs, base);
-	if (!nb) {
+	if (nr > VERDICT_ROUNDS)
+		nr = VERDICT_ROUNDS;
+	for (i = 0; i < nr; i++) {
+		if (compare_round(ck, ms, in, i, &rc[i], r->diag,
+				  sizeof(r->diag))) {
+			r->status = V_SKIP;
+			return;
+		}
+	}
+	if (rc[0].ch.kind == CHANGE_TOO_FEW) {
 		r->status = V_SKIP;
 		snprintf(r->diag, sizeof(r->diag),
-			 "%s: %s: the baseline has no value for it: record it again",
-			 ms->entity, ck->def->name);
+			 "%s: %s: too few events to judge a tail: %llu now and %llu in the baseline, %llu a side needed",
+			 ms->entity, ck->def->name,
+			 (unsigned long long)rc[0].tc.nc,
+			 (unsigned long long)rc[0].tc.nb,
+			 (unsigned long long)rc[0].tc.need);
 		return;
 	}
-	nc = samples_measured(ms, cur);
-	compare_samples(base, nb, cur, nc, &ck->rule, &ch);
-	r->change = ch.kind;
-	r->status = ch.kind == CHANGE_REGRESSION ? V_FAIL : V_PASS;
-	format_reps(ms, reps, sizeof(reps));
-	snprintf(r->diag, sizeof(r->diag),
-		 "%s %s: %s = %g %s%s vs baseline %g (median of %zu): %+.1f%%, p=%.3g%s; %s beyond max(%g%%, %g %s)%s%s",
-		 ch.kind == CHANGE_REGRESSION ? "REGRESSION" :
-		 ch.kind == CHANGE_IMPROVEMENT ? "improved" : "ok",
-		 ms->entity, ck->def->name, ch.b_median, ck->def->unit, reps,
-		 ch.a_median, nb, isnan(ch.ratio) ? 0 : 100 * ch.ratio, ch.p,
-		 ch.separate ? ", ranges apart" : "",
-		 ck->rule.better < 0 ? "lower is better, counts" :
-		 "higher is better, counts", 100 * ck->rule.rel, ck->rule.abs,
-		 ck->def->unit, ck->why[0] ? ": " : "", ck->why);
+	samples_key(ms, key, sizeof(key));
+	bs = sample_set_find(&in->base->samples, key);
+	if (bs)
+		nb = samples_measured(bs, base);
+	describe_first(ck, ms, &rc[0], nb, first, sizeof(first));
+
+	r->change = rc[0].ch.kind;
+	r->value = rc[0].ch.b_median;
+	r->limit = rc[0].tail ? rc[0].tc.t : rc[0].ch.a_median -
+		   ck->rule.better * fmax(ck->rule.rel * fabs(rc[0].ch.a_median),
+					  ck->rule.abs);
+	r->room = ck->rule.better * (r->value - r->limit);
+	if (rc[0].tail && ck->def->tail == TAIL_NEGATIVE)
+		r->room = NAN;	/* a share has no limit of its own */
+
+	if (r->change != CHANGE_REGRESSION) {
+		r->status = V_PASS;
+		snprintf(r->diag, sizeof(r->diag), "%s %s",
+			 r->change == CHANGE_IMPROVEMENT ? "improved" : "ok", first);
+		goto why;
+	}
+	for (i = 1; i < nr && !clean; i++)
+		if (rc[i].ch.kind != CHANGE_REGRESSION)
+			clean = i;
+	if (!clean && in->confirm && nr < VERDICT_ROUNDS) {
+		r->status = V_PASS;
+		r->pending = 1;
+		snprintf(r->diag, sizeof(r->diag),
+			 "regressed, to be confirmed by round %zu: %s", nr + 1,
+			 first);
+		goto why;
+	}
+	if (!clean) {
+		r->status = V_FAIL;
+		snprintf(r->diag, sizeof(r->diag), "REGRESSION %s", first);
+		for (i = 1; i < nr; i++) {
+			append(r->diag, sizeof(r->diag), i == 1 ?
+			       "; still there in " : " and ");
+			describe_round(ck, in, i, &rc[i], r->diag,
+				       sizeof(r->diag));
+		}
+		append_canary(in, r->diag, sizeof(r->diag));
+		append_settings(in, r->diag, sizeof(r->diag));
+		goto why;
+	}
+	if (rc[clean].ch.kind == CHANGE_UNKNOWN ||
+	    rc[clean].ch.kind == CHANGE_TOO_FEW) {
+		r->status = V_SKIP;
+		snprintf(r->diag, sizeof(r->diag),
+			 "%s: %s regressed and could not be confirmed: round %zu measured nothing; first round: %s",
+			 ms->entity, ck->def->name, clean + 1, first);
+		return;
+	}
+	/* It went away: with the machine, or as noise. */
+	for (i = 0; i < clean; i++)
+		if (round_slower(in, i, slow, sizeof(slow)))
+			break;
+	if (i < clean && !round_slower(in, clean, back, sizeof(back))) {
+		r->status = V_SKIP;
+		snprintf(r->diag, sizeof(r->diag),
+			 "%s: %s regressed while the canary said the machine was slower (round %zu: %s), and was gone in ",
+			 ms->entity, ck->def->name, i + 1, slow);
+		describe_round(ck, in, clean, &rc[clean], r->diag,
+			       sizeof(r->diag));
+		append(r->diag, sizeof(r->diag),
+		       " with the canary back as in the baseline: machine drift, not the kernel; first round: %s",
+		       first);
+		return;
+	}
+	r->status = V_PASS;
+	snprintf(r->diag, sizeof(r->diag), "ok, not confirmed: %s; gone in ",
+		 first);
+	describe_round(ck, in, clean, &rc[clean], r->diag, sizeof(r->diag));
+why:
+	if (ck->why[0])
+		append(r->diag, sizeof(r->diag), ": %s", ck->why);
 }
 
 static int evaluate_check(const struct check *ck, const struct verdict_input *in,
 			  struct verdict_results *out)
 {
 	const char *suffix = ck->kind == CHECK_BASELINE ? ".vs-baseline" : "";
-	const struct sample_set *cur = in->cur;
+	const struct sample_set *cur = in->rounds[0].cur;
 	struct verdict_result r;
 	int matched = 0;
 	size_t i;
@@ -474,6 +529,8 @@ static int evaluate_check(const struct check *ck, const struct verdict_input *in
 		matched++;
 		memset(&r, 0, sizeof(r));
 		r.kind = ck->kind;
+		r.def = ck->def;
+		r.value = r.limit = r.room = NAN;
 		snprintf(r.name, sizeof(r.name), "%s.%s.%s%s", in->prefix,
 			 cur->s[i].entity, ck->def->name, suffix);
 		make_unique(out, r.name, sizeof(r.name));
@@ -484,10 +541,13 @@ static int evaluate_check(const struct check *ck, const struct verdict_input *in
 		if (push_result(out, &r))
 			return -1;
 	}
-	if (matched)
+	/* Not traced (analyze of logs alone): nothing for it to judge. */
+	if (matched || ck->implicit)
 		return 0;
 	memset(&r, 0, sizeof(r));
 	r.kind = ck->kind;
+	r.def = ck->def;
+	r.value = r.limit = r.room = NAN;
 	r.status = V_FAIL;
 	snprintf(r.name, sizeof(r.name), "%s.%s.%s%s", in->prefix, ck->selector,
 		 ck->def->name, suffix);
@@ -505,6 +565,8 @@ int verdict_evaluate(const struct verdict_block *vb,
 	size_t c;
 
 	memset(out, 0, sizeof(*out));
+	if (!in->nrounds)
+		return -1;
 	for (c = 0; c < vb->n; c++)
 		if (evaluate_check(&vb->checks[c], in, out))
 			return -1;
@@ -517,6 +579,24 @@ size_t verdict_regressions(const struct verdict_results *res)
 
 	for (i = 0; i < res->n; i++)
 		n += res->r[i].change == CHANGE_REGRESSION;
+	return n;
+}
+
+size_t verdict_pending(const struct verdict_results *res)
+{
+	size_t i, n = 0;
+
+	for (i = 0; i < res->n; i++)
+		n += res->r[i].pending;
+	return n;
+}
+
+size_t verdict_undecided(const struct verdict_results *res)
+{
+	size_t i, n = 0;
+
+	for (i = 0; i < res->n; i++)
+		n += res->r[i].undecided;
 	return n;
 }
 
@@ -547,6 +627,11 @@ static const char *status_name(enum verdict_status st)
 	return names[st];
 }
 
+static struct json_object *json_number(double v)
+{
+	return isnan(v) || isinf(v) ? NULL : json_object_new_double(v);
+}
+
 int verdict_results_write_json(const struct verdict_results *res, FILE *f)
 {
 	struct json_object *arr = json_object_new_array();
@@ -556,14 +641,34 @@ int verdict_results_write_json(const struct verdict_results *res, FILE *f)
 	if (!arr)
 		return -1;
 	for (i = 0; i < res->n; i++) {
+		const struct verdict_result *r = &res->r[i];
 		struct json_object *o = json_object_new_object();
 
-		json_object_object_add(o, "name",
-				       json_object_new_string(res->r[i].name));
+		json_object_object_add(o, "name", json_object_new_string(r->name));
 		json_object_object_add(o, "status",
-				       json_object_new_string(status_name(res->r[i].status)));
-		json_object_object_add(o, "diag",
-				       json_object_new_string(res->r[i].diag));
+				       json_object_new_string(status_name(r->status)));
+		json_object_object_add(o, "kind", json_object_new_string(
+				       r->kind == CHECK_ABSOLUTE ? "absolute" :
+				       "baseline"));
+		if (r->def) {
+			json_object_object_add(o, "metric",
+					       json_object_new_string(r->def->name));
+			json_object_object_add(o, "unit",
+					       json_object_new_string(r->def->unit));
+		}
+		json_object_object_add(o, "value", json_number(r->value));
+		json_object_object_add(o, "limit", json_number(r->limit));
+		json_object_object_add(o, "room", json_number(r->room));
+		if (r->kind == CHECK_ABSOLUTE && r->reps) {
+			json_object_object_add(o, "reps",
+					       json_object_new_int64(r->reps));
+			json_object_object_add(o, "beyond",
+					       json_object_new_int64(r->beyond));
+		}
+		if (r->kind == CHECK_BASELINE)
+			json_object_object_add(o, "change", json_object_new_string(
+					       change_kind_name(r->change)));
+		json_object_object_add(o, "diag", json_object_new_string(r->diag));
 		json_object_array_add(arr, o);
 	}
 	if (fprintf(f, "%s\n", json_object_to_json_string_ext(arr,

@@ -5,25 +5,45 @@
  *   "checks":   [ { "metric": "wu_lat.p90", "task": "audio*", "max": 2000,
  *                   "why": "..." }, ... ]
  *   "baseline": [ { "metric": "wu_lat.p50", "task": "audio", "better":
- *                   "lower", "rel": 0.25, "abs": 20, "tail": false }, ... ]
+ *                   "lower", "rel": 0.25, "abs": 20 }, ... ]
  *
  * "task" is a glob matched against the rt-app task name (or the comm, for
- * trace metrics) and against the entity name ("audio", "hog-2"); "cpu"
- * a CPU number or "*". Absolute checks bound the median over the run's
- * repetitions ("min"/"max", inclusive; a number, or an expression of
- * expr.h judged when the check is). Baseline checks compare the
- * repetitions with the baseline's by the rule of compare.h: "better" says
- * which way is good, "rel" (a fraction) and "abs" (in the metric's unit)
- * the smallest change that matters, "tail" that the metric is a tail.
+ * trace metrics) and against the entity name ("audio", "hog-1"); "cpu" a
+ * CPU number or "*". Absolute checks bound the median of the first
+ * round's repetitions ("min"/"max", inclusive; a number, or an expression
+ * of expr.h judged when the check is). Baseline checks compare each round
+ * with the baseline by the rules of compare.h: "better" says which way is
+ * good, "rel" (a fraction) and "abs" (in the metric's unit) the smallest
+ * change that matters; a tail metric (metric_def.tail) is compared on its
+ * pooled events. How repetitions and rounds decide, and the false-alarm
+ * rate the rules are built for, is at the top of verdict.c.
  */
 #ifndef SW_VERDICT_H
 #define SW_VERDICT_H
 
 #include <json-c/json.h>
+#include "baseline.h"
 #include "compare.h"
+#include "events.h"
 #include "metrics.h"
 #include "samples.h"
 #include "util.h"
+
+/* The rules of verdict.c: see there for why these numbers. */
+#define VERDICT_LEAD		3	/* votes ahead that decide a check */
+#define VERDICT_MAX_REPS	9	/* repetitions a split check may get */
+#define VERDICT_ROUNDS		3	/* rounds a regression must last */
+
+/* The check every workload gets (verdict_block.c). */
+#define VERDICT_KTHREAD_METRIC	"kthread.cpu_share"
+/*
+ * Kernel threads used 0.003-0.28% of 2 CPUs during the battery's clean
+ * runs (kdamond.0 most), 0.006 of one CPU at most; one that spins uses a
+ * whole CPU. The bound, a tenth of one CPU over the window, holds on any
+ * CPU count and sits 15x above the one and 10x below the other.
+ */
+#define VERDICT_KTHREAD_MAX	"0.1 / cpus"
+#define VERDICT_KTHREAD_WHY	"kernel threads use at most a tenth of one CPU during a workload; more is a kernel thread spinning, a bug of the kernel under test"
 
 enum check_kind { CHECK_ABSOLUTE, CHECK_BASELINE };
 
@@ -37,6 +57,7 @@ struct check {
 	char max_expr[128];
 	struct compare_rule rule;	/* baseline */
 	char why[256];
+	int implicit;	/* added, not written: no result without a value */
 };
 
 struct verdict_block {
@@ -51,8 +72,20 @@ struct verdict_result {
 	char name[160];		/* unique, space-free subtest name */
 	enum verdict_status status;
 	enum check_kind kind;
-	enum change_kind change;	/* baseline checks */
-	char diag[1024];	/* metric, value, expectation, why */
+	enum change_kind change;	/* baseline checks: of the first round */
+	const struct metric_def *def;
+	/*
+	 * What the verdict rests on, for qualification: the value judged
+	 * (absolute: the median; baseline: the first round's median or
+	 * pooled quantile), the limit it is held to (the bound, or the
+	 * baseline value moved by the smallest change that matters) and the
+	 * room left, in the metric's unit (negative: beyond the limit).
+	 */
+	double value, limit, room;
+	size_t reps, beyond;	/* absolute: repetitions, those beyond */
+	int undecided;		/* absolute: more repetitions would decide */
+	int pending;		/* baseline: regressed, not yet confirmed */
+	char diag[1536];	/* metric, value, expectation, why */
 };
 
 struct verdict_results {
@@ -60,13 +93,29 @@ struct verdict_results {
 	size_t n;
 };
 
+/*
+ * A round of repetitions (verdict.c says how rounds are judged): the
+ * first, or a confirmation taken minutes later, with the canary measured
+ * just before it.
+ */
+struct verdict_round {
+	const struct sample_set *cur;
+	const struct event_set *events;		/* may be NULL */
+	const struct sample_set *canary;	/* may be NULL or empty */
+	double at_s;		/* start, seconds after the first round's */
+};
+
 /* What the checks are judged on. */
 struct verdict_input {
 	const char *prefix;		/* the workload: first part of names */
-	const struct sample_set *cur;	/* this run's repetitions */
-	const struct sample_set *base;	/* NULL: no baseline */
+	const struct verdict_round *rounds;	/* [0]: the first round */
+	size_t nrounds;
+	const struct baseline *base;	/* NULL: no baseline */
 	const char *no_base;		/* why not: baseline checks SKIP */
+	struct json_object *settings;	/* as in force now; may be NULL */
 	unsigned long long lost_events;	/* > 0: trace checks are errors */
+	int extend;	/* a split absolute check may ask for repetitions */
+	int confirm;	/* a regression may ask for another round */
 };
 
 /*
@@ -89,8 +138,12 @@ int verdict_evaluate(const struct verdict_block *vb,
 void verdict_results_free(struct verdict_results *res);
 /* The worst status of all results: FAIL/ERROR > PASS > SKIP. */
 enum verdict_status verdict_overall(const struct verdict_results *res);
-/* Baseline checks that found a regression. */
+/* Baseline checks that found a regression, confirmed or not. */
 size_t verdict_regressions(const struct verdict_results *res);
+/* Baseline checks waiting for another round to confirm them. */
+size_t verdict_pending(const struct verdict_results *res);
+/* Absolute checks whose repetitions are split without a decision. */
+size_t verdict_undecided(const struct verdict_results *res);
 int verdict_results_write_json(const struct verdict_results *res, FILE *f);
 
 #endif /* SW_VERDICT_H */

@@ -3,8 +3,8 @@
 
 Expected outcomes are worked out by hand from the rule in compare.h:
 a change counts when it exceeds max(rel * |A median|, abs) and is
-significant: one-sided Mann-Whitney p <= 0.05, or for a tail metric
-every B value beyond A's range.
+significant: one-sided Mann-Whitney p <= 0.05 (compare's fallback for a
+tail without events: every B value beyond A's range).
 """
 import unittest
 
@@ -13,7 +13,12 @@ from swtest import (EXIT_BAD_WORKLOAD, EXIT_FAIL, EXIT_PASS, EXIT_USAGE,
 
 
 class TestBaselineChecks(unittest.TestCase):
-    """logs/basic (one run) against baselines/basic.json (five)."""
+    """logs/basic (one run) against baselines/basic.json (five, format 1).
+
+    One repetition against five can never be significant: the rank test's
+    smallest p is then 1/6. Rounds, tails and confirmations are tested on
+    recordings in test_protocol.py.
+    """
 
     @classmethod
     def setUpClass(cls):
@@ -24,30 +29,26 @@ class TestBaselineChecks(unittest.TestCase):
                    in ktap_results(cls.r.stdout) if indent == 2}
 
     def test_exit(self):
-        self.assertEqual(self.r.returncode, EXIT_FAIL, self.r.stdout)
+        self.assertEqual(self.r.returncode, EXIT_PASS, self.r.stdout)
 
     def test_one_run_cannot_be_significant(self):
-        # wu_lat.p50 60 vs 40..44: +43%, below max(21, 10) us, and one
-        # value above five has p = 1/6 anyway: not a regression.
+        # wu_lat.p50 60 vs 40..44: +43%, below max(21, 10) us anyway.
         ok, _ = self.res["vs-baseline.audio.wu_lat.p50.vs-baseline"]
         self.assertTrue(ok)
-        self.assertIn("p=0.167", self.r.stdout)
-
-    def test_tail_beyond_range_regresses(self):
-        # wu_lat.p90 80 vs 20..24 (median 22): +58 us > max(11, 10)
+        # wu_lat.p90 80 vs 20..24: +264%, beyond the ranges, and still
+        # p = 1/6 > 0.05: one run never regresses.
         ok, _ = self.res["vs-baseline.audio.wu_lat.p90.vs-baseline"]
-        self.assertFalse(ok)
-        self.assertIn("REGRESSION audio: wu_lat.p90 = 80 us vs baseline "
-                      "22 (median of 5): +263.6%", self.r.stdout)
-        # slack.p50 6000 vs 6500..6900 (median 6700): -700 > 670 (10%)
-        ok, _ = self.res["vs-baseline.audio.slack.p50.vs-baseline"]
-        self.assertFalse(ok)
-
-    def test_improvement_passes(self):
-        # slack.min -500 vs -800..-550, higher is better
-        ok, _ = self.res["vs-baseline.audio.slack.min.vs-baseline"]
         self.assertTrue(ok)
-        self.assertIn("improved audio: slack.min", self.r.stdout)
+        self.assertIn("wu_lat.p90 = 80 us vs baseline 22 (median of 5): "
+                      "+263.6%, p=0.167, ranges apart", self.r.stdout)
+
+    def test_tail_without_events_in_the_baseline_skips(self):
+        # slack.min is a tail, judged on events: a format-1 baseline kept
+        # none, so it must be recorded again.
+        ok, d = self.res["vs-baseline.audio.slack.min.vs-baseline"]
+        self.assertTrue(ok)
+        self.assertIn("SKIP", d)
+        self.assertIn("the baseline has no events of series slack", d)
 
     def test_metric_missing_from_baseline_skips(self):
         ok, d = self.res["vs-baseline.hog.run_inflation.p50.vs-baseline"]
@@ -73,7 +74,9 @@ class TestMalformedBaselineChecks(unittest.TestCase):
         "baseline-no-threshold.json":
             'baseline[0]: neither "rel" nor "abs" > 0',
         "baseline-unknown-key.json": "baseline[0].max: unknown key",
-        "baseline-tail-not-bool.json": "baseline[0].tail: true or false",
+        "baseline-tail-wrong-way.json":
+            'baseline[0].better: wu_lat.p99 is a tail of its events, '
+            'judged in one direction: "lower"',
     }
 
     def test_check(self):

@@ -42,14 +42,18 @@ class TestStarterBattery(unittest.TestCase):
                        "periodic-light", timeout=600)
             cls.after = tracing_instances()
 
-    def test_passes(self):
-        self.assertEqual(self.r.returncode, EXIT_PASS, self.r.stdout)
+    def test_judged(self):
+        # Pass or fail is the kernel's and the machine's business (the
+        # qualification's); here only that both were judged, not skipped.
+        self.assertIn(self.r.returncode, (EXIT_PASS, EXIT_FAIL), self.r.stdout)
+        for indent, ok, name, directive in ktap_results(self.r.stdout):
+            if indent == 0:
+                self.assertNotIn("SKIP", directive, self.r.stdout)
 
     def test_one_line_per_workload_plus_checks(self):
         res = ktap_results(self.r.stdout)
-        top = [(name, ok) for indent, ok, name, _ in res if indent == 0]
-        self.assertEqual(top, [("periodic-among-hogs", True),
-                               ("periodic-light", True)])
+        top = [name for indent, ok, name, _ in res if indent == 0]
+        self.assertEqual(top, ["periodic-among-hogs", "periodic-light"])
         sub = [name for indent, _, name, _ in res if indent == 2]
         self.assertGreaterEqual(len(sub), 5)
         self.assertEqual(len(sub), len(set(sub)))
@@ -64,13 +68,14 @@ class TestStarterBattery(unittest.TestCase):
                                                     "fingerprint.json")))
         for w in ("periodic-light", "periodic-among-hogs"):
             d = os.path.join(root, w)
-            for f in (w + ".json", "samples.json", "verdicts.json"):
+            for f in (w + ".json", "samples.json", "verdicts.json",
+                      "rounds.json", "settings.json"):
                 self.assertTrue(os.path.isfile(os.path.join(d, f)),
                                 "%s/%s" % (d, f))
             for k in (1, 2, 3):
                 rep = os.path.join(d, "rep-%d" % k)
                 for f in ("run.json", "rt-app.out", "trace.dat",
-                          "metrics.json"):
+                          "metrics.json", "events.json", "explain.txt"):
                     self.assertTrue(os.path.isfile(os.path.join(rep, f)),
                                     "%s/%s" % (rep, f))
             run = load_json(os.path.join(d, "rep-1", "run.json"))

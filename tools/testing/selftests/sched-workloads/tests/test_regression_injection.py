@@ -1,19 +1,21 @@
 # SPDX-License-Identifier: GPL-2.0
-"""Live: a regression injected on purpose is found, and clears.
+"""Live: a regression injected on purpose is found, confirmed, explained.
 
-A baseline of periodic-light is recorded into a temporary directory;
-then the battery runs it inside a cgroup whose CFS bandwidth is 1 ms per
-10 ms: the kernel now throttles the workload (it wants 15% of a CPU) the
-way a scheduler bug that starves it would, so the decoder overruns its
-periods: the absolute check on missed periods must fail, and its median
-slack must be reported as a regression against the baseline, with the
-numbers, after the confirmation re-run. Out of the cgroup the same
-baseline passes. (Its wu_lat is not asserted: a pass that overruns does
-not sleep, so it has no wakeup to measure.)
-
-A CPU-stealing process beside the workload is not the injection: the
-battery sees such a run as disturbed (foreign.cpu_share) and does not
-count it, as it should on a shared machine.
+A baseline of fixtures/workloads/throttled-decoder.json (periodic-light's
+decoder and player) is recorded into a temporary directory; then the
+tool runs it inside a cgroup whose CFS bandwidth is 1 ms per 10 ms: the
+kernel now throttles the pair (it wants 15% of a CPU) the way a
+scheduler bug that starves it would, so the decoder overruns its
+periods. What must hold every time, and is asserted:
+ - the absolute check on missed periods fails;
+ - the median slack is a regression against the baseline, confirmed in
+   three rounds (5 s apart here: the test is about the protocol, the
+   battery's default gap is 60 s), with the numbers of each round, the
+   canary of each round and the settings that differ from the
+   baseline's (the cgroup's quota);
+ - clean runs before and after name the same results (whether a clean
+   run passes is the qualification's business, not a test's: a noisy
+   machine may fail it, and nothing here depends on it).
 """
 import os
 import shutil
@@ -21,20 +23,19 @@ import subprocess
 import tempfile
 import unittest
 
-from swtest import (BINARY, CHILD_ENV, EXIT_FAIL, EXIT_PASS, ktap_results,
+from swtest import (BINARY, CHILD_ENV, EXIT_FAIL, fixture, ktap_results,
                     live_lock, sw)
 
 IS_ROOT = os.geteuid() == 0
 RESULTS = "/tmp/sched-workloads-live-tests"
-REPS = "3"
+WORKLOAD = fixture("workloads", "throttled-decoder.json")
+GAP = "5"
+CGROUP_ROOT = "/sys/fs/cgroup/cpu"
 
 
 def subtests(stdout):
     return {name: ok for indent, ok, name, _ in ktap_results(stdout)
             if indent == 2}
-
-
-CGROUP_ROOT = "/sys/fs/cgroup/cpu"
 
 
 def run_throttled(group, *args):
@@ -63,7 +64,7 @@ class TestInjectedRegression(unittest.TestCase):
     @classmethod
     def setUpClass(cls):
         cls.tmp = tempfile.mkdtemp(prefix="sw-inject-")
-        args = ["-n", REPS, "-B", cls.tmp, "-r", RESULTS, "periodic-light"]
+        args = ["-n", "3", "-g", GAP, "-B", cls.tmp, "-r", RESULTS, WORKLOAD]
         with live_lock():
             cls.record = sw("baseline", *args, timeout=300)
             cls.clean_before = sw("run", *args, timeout=300)
@@ -77,30 +78,43 @@ class TestInjectedRegression(unittest.TestCase):
         shutil.rmtree(cls.tmp)
 
     def test_baseline_recorded(self):
-        self.assertEqual(self.record.returncode, EXIT_PASS,
-                         self.record.stdout)
-        self.assertIn("baseline of 3 repetitions written", self.record.stdout)
+        self.assertIn("baseline of 3 repetitions written", self.record.stdout,
+                      self.record.stdout)
 
-    def test_clean_runs_pass(self):
+    def test_clean_runs_name_every_result(self):
+        want = {"throttled-decoder.decoder.missed_periods",
+                "throttled-decoder.decoder.slack.p50.vs-baseline",
+                "throttled-decoder.decoder.wu_lat.p50.vs-baseline",
+                "throttled-decoder.system.kthread.cpu_share"}
         for r in (self.clean_before, self.clean_after):
-            self.assertEqual(r.returncode, EXIT_PASS, r.stdout)
-            sub = subtests(r.stdout)
-            base = [n for n in sub if n.endswith(".vs-baseline")]
-            self.assertEqual(len(base), 3)
-            self.assertTrue(all(sub[n] for n in base), r.stdout)
+            self.assertEqual(set(subtests(r.stdout)), want, r.stdout)
 
-    def test_injection_detected_with_numbers(self):
+    def test_injection_fails_the_absolute_check(self):
         r = self.injected
         self.assertEqual(r.returncode, EXIT_FAIL, r.stdout)
-        sub = subtests(r.stdout)
-        self.assertFalse(sub["periodic-light.decoder-0.missed_periods"])
-        name = "periodic-light.decoder-0.slack.p50.vs-baseline"
-        self.assertFalse(sub[name], r.stdout)
-        self.assertRegex(r.stdout, r"REGRESSION decoder-0: slack\.p50 = \S+ "
-                         r"us \(median of 6: [^)]*\) vs baseline \S+ "
+        self.assertFalse(subtests(r.stdout)[
+            "throttled-decoder.decoder.missed_periods"], r.stdout)
+
+    def test_injection_regresses_in_three_rounds(self):
+        r = self.injected
+        self.assertFalse(subtests(r.stdout)[
+            "throttled-decoder.decoder.slack.p50.vs-baseline"], r.stdout)
+        self.assertRegex(r.stdout, r"REGRESSION decoder: slack\.p50 = -?\S+ "
+                         r"us \(median of 3: [^)]*\) vs baseline \S+ "
                          r"\(median of 3\): -\d+\.\d%, p=\S+")
-        self.assertIn("confirming with 3 more repetitions", r.stdout)
-        self.assertIn("still regressed after the re-run", r.stdout)
+        self.assertRegex(r.stdout, r"still there in round 2 at \+\d+ s: "
+                         r"-?\S+ us, -\d+\.\d%, p=\S+ and round 3 at \+\d+ s")
+        self.assertIn("round 2: confirming", r.stdout)
+        self.assertIn("round 3: confirming", r.stdout)
+
+    def test_regression_shows_canary_and_settings(self):
+        line = [ln for ln in self.injected.stdout.splitlines()
+                if ln.startswith("  # REGRESSION decoder: slack.p50")]
+        self.assertEqual(len(line), 1, self.injected.stdout)
+        self.assertIn("canary of round 1:", line[0])
+        self.assertIn("canary of round 3:", line[0])
+        self.assertRegex(line[0], r"settings differ from the baseline's: "
+                         r".*cgroup\.cpu\.cfs_quota_us -1 -> 1000")
 
 
 if __name__ == "__main__":

@@ -29,7 +29,7 @@ FIX = os.path.join(HERE, "fixtures", "trace")
 SOURCES = ["tests/trace_check.c", "trace_analyze.c", "trace_sched.c",
            "trace_metrics.c", "trace_explain.c", "metrics.c",
            "rtapp_metrics.c", "canary.c", "stats.c", "entity.c",
-           "kthreads.c",
+           "kthreads.c", "samples.c", "events.c",
            "util.c"]
 EXIT_BAD_TRACE = 7
 SAN_ENV = {"ASAN_OPTIONS": "detect_leaks=1:allocator_may_return_null=1",

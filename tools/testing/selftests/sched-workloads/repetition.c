@@ -1,0 +1,215 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * One repetition of a workload, and reading it back.
+ */
+#include <errno.h>
+#include <limits.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "capture.h"
+#include "events.h"
+#include "ktap.h"
+#include "kthreads.h"
+#include "prepare.h"
+#include "repetition.h"
+#include "rtapp_log.h"
+#include "rtapp_run.h"
+#include "trace_scope.h"
+
+static int write_json_file(const char *dir, const char *name,
+			   struct json_object *o)
+{
+	char path[PATH_MAX];
+	int ret;
+
+	if (!o || path_join(path, sizeof(path), dir, name)) {
+		json_object_put(o);
+		return -1;
+	}
+	ret = json_object_to_file_ext(path, o, JSON_C_TO_STRING_PLAIN |
+				      JSON_C_TO_STRING_NOSLASHESCAPE);
+	json_object_put(o);
+	return ret;
+}
+
+/* The last line rt-app printed: usually the reason it gave up. */
+static void last_line(const char *path, char *buf, size_t len)
+{
+	char *text = read_text_file(path, NULL), *end, *start;
+
+	buf[0] = '\0';
+	if (!text)
+		return;
+	end = text + strlen(text);
+	while (end > text && end[-1] == '\n')
+		*--end = '\0';
+	start = strrchr(text, '\n');
+	snprintf(buf, len, "%s", start ? start + 1 : text);
+	free(text);
+}
+
+/* rt-app under a trace of its own: run.json, logs, trace.dat. */
+static int record(const struct workload *w, const struct repetition_opts *o,
+		  const char *dir, struct sw_err *err)
+{
+	struct prepare_opts po = {
+		.logdir = dir, .basename = REPETITION_BASENAME,
+		.calibration = o->calibration,
+	};
+	char run_json[PATH_MAX], out[PATH_MAX], trace[PATH_MAX], msg[256];
+	char kt[PATH_MAX];
+	struct kthread_list kl = { 0 };
+	struct capture cap = { 0 };
+	struct rtapp_exit ex;
+	double duration;
+
+	if (path_join(run_json, sizeof(run_json), dir, "run.json") ||
+	    path_join(out, sizeof(out), dir, "rt-app.out") ||
+	    path_join(trace, sizeof(trace), dir, "trace.dat") ||
+	    path_join(kt, sizeof(kt), dir, KTHREADS_FILE))
+		return sw_err_set(err, SW_EXIT_RUN_ERROR, "%s: path too long", dir);
+	if (prepare_run_json(w, &po, run_json, &duration, err))
+		return -1;
+	/* Kernel threads alive before and after: they are not neighbours. */
+	if (kthreads_scan(&kl, err) || capture_start(&cap, o->buffer_kb, err))
+		goto fail;
+	if (rtapp_run(rtapp_binary(), run_json, out, duration * 1.5 + 10, &ex, err))
+		goto fail;
+	capture_stop(&cap);
+	if (kthreads_scan(&kl, err) || kthreads_write(&kl, kt, err))
+		goto fail;
+	if (!ex.exited || ex.code) {
+		last_line(out, msg, sizeof(msg));
+		sw_err_set(err, SW_EXIT_RUN_ERROR, "rt-app %s %d after %.1f s: %s (%s)",
+			   ex.exited ? "exited with" : "killed by signal", ex.code,
+			   ex.wall_s, msg, out);
+		goto fail;
+	}
+	if (capture_save(&cap, trace, err))
+		goto fail;
+	ktap_diag("%s: rt-app ran %.1f s; trace %s, %u events enabled, %llu lost",
+		  w->name, ex.wall_s, trace, cap.nr_events,
+		  (unsigned long long)capture_lost_events(&cap));
+	capture_destroy(&cap);
+	kthreads_free(&kl);
+	return 0;
+fail:
+	capture_destroy(&cap);
+	kthreads_free(&kl);
+	return -1;
+}
+
+/* The trace's metrics, scoped to the workload's threads and window. */
+static int add_trace_metrics(const struct workload *w, const char *dir,
+			     const struct rtapp_logs *logs,
+			     struct metric_set *set, char *neighbours,
+			     size_t nlen, struct sw_err *err)
+{
+	char trace[PATH_MAX], explain[PATH_MAX];
+	struct trace_scope scope;
+	uint64_t lost = 0;
+	int ret;
+
+	snprintf(neighbours, nlen, "%s", "");
+	if (path_join(trace, sizeof(trace), dir, "trace.dat") ||
+	    path_join(explain, sizeof(explain), dir, "explain.txt"))
+		return sw_err_set(err, SW_EXIT_RUN_ERROR, "%s: path too long", dir);
+	if (trace_scope_init(&scope, w, logs, err))
+		return -1;
+	if (trace_scope_load_kthreads(&scope, dir, err)) {
+		trace_scope_free(&scope);
+		return -1;
+	}
+	/* where wc.* and rt.* come from, for whoever looks into a failure */
+	scope.explain = fopen(explain, "w");
+	ret = trace_scope_measure(&scope, trace, set, &lost, err);
+	if (scope.explain)
+		fclose(scope.explain);
+	snprintf(neighbours, nlen, "%s", scope.neighbours);
+	trace_scope_free(&scope);
+	return ret;
+}
+
+static struct json_object *events_json(const struct metric_set *set)
+{
+	return set->events ? event_rep_to_json(set->events) :
+	       json_object_new_object();
+}
+
+int repetition_run(const struct workload *w, const struct repetition_opts *o,
+		   const char *dir, struct metric_set *set, char *neighbours,
+		   size_t nlen, struct sw_err *err)
+{
+	struct rtapp_logs logs;
+	char path[PATH_MAX];
+	FILE *f;
+	int ret;
+
+	if (mkdir_p(dir))
+		return sw_err_set(err, SW_EXIT_RUN_ERROR, "%s: cannot create: %s",
+				  dir, strerror(errno));
+	if (record(w, o, dir, err) ||
+	    rtapp_logs_load(dir, REPETITION_BASENAME, &logs, err))
+		return -1;
+	ret = rtapp_logs_add_metrics(&logs, set, err);
+	if (!ret)
+		ret = add_trace_metrics(w, dir, &logs, set, neighbours, nlen, err);
+	rtapp_logs_free(&logs);
+	if (ret)
+		return -1;
+	if (path_join(path, sizeof(path), dir, "metrics.json"))
+		return sw_err_set(err, SW_EXIT_RUN_ERROR, "%s: path too long", dir);
+	f = fopen(path, "w");
+	if (!f || metric_set_write_json(set, f) || fclose(f)) {
+		if (f)
+			fclose(f);
+		return sw_err_set(err, SW_EXIT_RUN_ERROR, "%s: cannot write: %s",
+				  path, strerror(errno));
+	}
+	if (write_json_file(dir, "events.json", events_json(set)))
+		return sw_err_set(err, SW_EXIT_RUN_ERROR,
+				  "%s/events.json: cannot write", dir);
+	return 0;
+}
+
+double repetition_foreign_share(const struct metric_set *set)
+{
+	size_t i;
+
+	for (i = 0; i < set->n; i++)
+		if (!strcmp(set->v[i].def->name, "foreign.cpu_share"))
+			return set->v[i].value;
+	return NAN;
+}
+
+int repetition_load(const char *dir, struct metric_set *set,
+		    struct sw_err *err)
+{
+	char path[PATH_MAX];
+	struct json_object *o;
+	int ret;
+
+	if (path_join(path, sizeof(path), dir, "metrics.json"))
+		return sw_err_set(err, SW_EXIT_USAGE, "%s: path too long", dir);
+	o = json_object_from_file(path);
+	if (!o)
+		return sw_err_set(err, SW_EXIT_BAD_WORKLOAD,
+				  "%s: missing or not JSON", path);
+	ret = metric_set_from_json(set, o, path, err);
+	json_object_put(o);
+	if (ret || !set->events)
+		return ret;
+	if (path_join(path, sizeof(path), dir, "events.json"))
+		return sw_err_set(err, SW_EXIT_USAGE, "%s: path too long", dir);
+	o = json_object_from_file(path);
+	if (!o)
+		/* Recorded before events were kept: no tails to judge. */
+		return 0;
+	event_rep_free(set->events);
+	ret = event_rep_from_json(set->events, o, path, err);
+	json_object_put(o);
+	return ret;
+}

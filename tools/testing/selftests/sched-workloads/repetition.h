@@ -1,0 +1,45 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * One repetition of a workload: the run copy prepared, rt-app run while
+ * the scheduler events are recorded, then its logs and trace measured.
+ */
+#ifndef SW_REPETITION_H
+#define SW_REPETITION_H
+
+#include <stddef.h>
+#include "metrics.h"
+#include "util.h"
+#include "workload.h"
+
+#define REPETITION_BASENAME "rt-app"
+
+/*
+ * Other tasks on the machine taking more than this share of the CPUs
+ * during a repetition make it no evidence either way (LISA calls such a
+ * run undecided at 1%). Measured here: 0.2-1.3% in quiet runs (a host
+ * agent thread), 10-50% with a compiler or a test suite running beside.
+ */
+#define REPETITION_DISTURBED_SHARE 0.05
+
+struct repetition_opts {
+	long calibration;	/* ns per loop for rt-app's run events */
+	size_t buffer_kb;	/* trace buffer per CPU */
+};
+
+/*
+ * Runs @w once in @dir (created): run.json, rt-app's logs and output,
+ * trace.dat, then metrics.json, events.json (the series behind the tail
+ * metrics) and explain.txt. The metrics go to @set, their series to
+ * set->events when set; the foreign tasks that used the CPUs most, in
+ * words, to @neighbours.
+ */
+int repetition_run(const struct workload *w, const struct repetition_opts *o,
+		   const char *dir, struct metric_set *set, char *neighbours,
+		   size_t nlen, struct sw_err *err);
+/* Other tasks' share of the CPUs in @set (foreign.cpu_share), or NAN. */
+double repetition_foreign_share(const struct metric_set *set);
+/* Reads back what repetition_run() wrote into @dir. */
+int repetition_load(const char *dir, struct metric_set *set,
+		    struct sw_err *err);
+
+#endif /* SW_REPETITION_H */

@@ -1,0 +1,375 @@
+# SPDX-License-Identifier: GPL-2.0
+"""The run protocol and its rules (verdict.c), replayed on recordings.
+
+Each case writes rt-app logs whose values are chosen by hand, turns them
+into repetitions with "analyze" (metrics.json and events.json, as a run
+writes them), lays them out as a run's workload directory (rounds.json:
+which repetitions each round may take and the canary before it;
+settings.json) and a baseline file, and runs "sched-workloads replay".
+The protocol then takes repetitions as it would live: more while a
+check is split, another round while a regression waits for
+confirmation. Expected outcomes are worked out from the rules in the
+comments, not from the tool's output.
+"""
+import itertools
+import json
+import math
+import os
+import shutil
+import tempfile
+import unittest
+
+from swtest import EXIT_FAIL, EXIT_PASS, ktap_results, sw
+
+WORKLOAD = {
+    "sched-workloads": {
+        "description": "protocol fixture",
+        "checks": [
+            {"metric": "wu_lat.p50", "task": "audio", "max": 500,
+             "why": "bound of the split cases"},
+        ],
+        "baseline": [
+            {"metric": "wu_lat.p50", "task": "audio", "better": "lower",
+             "rel": 0.5, "abs": 50},
+            {"metric": "wu_lat.p99", "task": "audio", "better": "lower",
+             "rel": 1.0, "abs": 500},
+        ],
+    },
+    "global": {"duration": 1},
+    "tasks": {"audio": {"loop": -1, "run": 1000,
+                        "timer": {"ref": "t", "period": 10000}}},
+}
+
+HEADER = ("# Policy : SCHED_OTHER priority : 0\n"
+          "#idx perf run period start end rel_st slack c_duration "
+          "c_period wu_lat\n")
+
+
+def write_log(path, wu_lats):
+    """One pass per value: 1 ms of run every 10 ms, woken wu_lat late.
+
+    The first pass is the start-up and is not measured: it repeats the
+    first value so that every listed value is a steady-state event.
+    """
+    lines = [HEADER]
+    t = 1000000
+    for i, w in enumerate([wu_lats[0]] + list(wu_lats)):
+        lines.append("0 100000 1000 10000 %d %d %d 8000 1000 10000 %d\n"
+                     % (t, t + 10000, t - 1000000, w))
+        t += 10000
+    with open(path, "w") as f:
+        f.write("".join(lines))
+
+
+class Recording:
+    """A workload directory and a baseline, built repetition by repetition."""
+
+    def __init__(self, tmp, name):
+        self.dir = os.path.join(tmp, name)
+        os.makedirs(self.dir)
+        self.name = name
+        with open(os.path.join(self.dir, name + ".json"), "w") as f:
+            json.dump(WORKLOAD, f)
+        self.rounds = []
+        self.next = 1
+        self.entity = None
+
+    def rep(self, wu_lats, into=None):
+        """A repetition from wu_lat values; returns metrics and events."""
+        d = into or os.path.join(self.dir, "rep-%d" % self.next)
+        os.makedirs(d)
+        write_log(os.path.join(d, "rt-app-audio-0.log"), wu_lats)
+        r = sw("analyze", "--logs", d, "--metrics-out",
+               os.path.join(d, "metrics.json"), "--events-out",
+               os.path.join(d, "events.json"))
+        assert r.returncode == 0, r.stderr
+        with open(os.path.join(d, "metrics.json")) as f:
+            metrics = json.load(f)
+        with open(os.path.join(d, "events.json")) as f:
+            events = json.load(f)
+        self.entity = list(metrics["rtapp_tasks"])[0]
+        return metrics, events
+
+    def round(self, reps, canary=None, start_s=0):
+        """A round whose repetitions (lists of wu_lat values) it may take."""
+        ids = []
+        for wu in reps:
+            self.rep(wu)
+            ids.append(self.next)
+            self.next += 1
+        self.rounds.append({"round": len(self.rounds) + 1, "reps": ids,
+                            "start_s": start_s,
+                            "canary": canary or {}})
+        with open(os.path.join(self.dir, "rounds.json"), "w") as f:
+            json.dump(self.rounds, f)
+
+    def settings(self, settings):
+        with open(os.path.join(self.dir, "settings.json"), "w") as f:
+            json.dump(settings, f)
+
+    def baseline(self, tmp, reps, canary=None, settings=None):
+        """A baseline file of repetitions (lists of wu_lat values)."""
+        metrics, events = {}, {}
+        for i, wu in enumerate(reps):
+            m, e = self.rep(wu, os.path.join(tmp, "base-%s-%d" %
+                                             (self.name, i)))
+            for ent, vals in m["rtapp_tasks"].items():
+                for k, v in vals.items():
+                    if k not in ("group", "id"):
+                        metrics.setdefault("rtapp_tasks/%s/%s" % (ent, k),
+                                           []).append(v)
+            for k, h in e.items():
+                events.setdefault(k, []).append(h)
+        base = {"workload": self.name, "format": 2, "metrics": metrics,
+                "events": events, "canary": canary or {},
+                "fingerprint": {"class": "test",
+                                "settings": settings or {}}}
+        path = os.path.join(tmp, "base-%s.json" % self.name)
+        with open(path, "w") as f:
+            json.dump(base, f)
+        return path
+
+    def replay(self, base):
+        r = sw("replay", "--baseline", base, self.dir)
+        res = {name: (ok, d) for indent, ok, name, d
+               in ktap_results(r.stdout) if indent == 2}
+        return r, res
+
+
+def flat(value, n=100):
+    return [value] * n
+
+
+class TestProtocol(unittest.TestCase):
+    def setUp(self):
+        self.tmp = tempfile.mkdtemp(prefix="sw-protocol-")
+
+    def tearDown(self):
+        shutil.rmtree(self.tmp)
+
+    def check(self, res, rec, metric):
+        return res["%s.%s.%s" % (rec.name, rec.entity, metric)]
+
+    def test_split_check_gets_repetitions(self):
+        # Values beyond 500 vote against. 400 600 450: 2 to 1, lead 1 <
+        # 3: one more at a time: 700 (2-2), 420 (3-2), 380 (4-2), 390
+        # (5-2): a lead of 3 after 7. The median of the 7 (380 390 400
+        # 420 450 600 700) is 420: pass. The 8th and 9th are not taken.
+        rec = Recording(self.tmp, "split")
+        rec.round([flat(v) for v in (400, 600, 450, 700, 420, 380, 390,
+                                     900, 900)])
+        base = rec.baseline(self.tmp, [flat(400)] * 5)
+        r, res = rec.replay(base)
+        self.assertIn("replay: round 1: 7 repetitions", r.stdout)
+        ok, _ = self.check(res, rec, "wu_lat.p50")
+        self.assertTrue(ok, r.stdout)
+        self.assertIn("wu_lat.p50 = 420 us (median of 7: 400 600 450 700 "
+                      "420 380 390), expected <= 500", r.stdout)
+        self.assertIn("split: 2 of 7 repetitions beyond the bound",
+                      r.stdout)
+
+    def test_split_check_stays_split(self):
+        # Alternating sides never lead by 3: 9 repetitions, 4 beyond:
+        # judged by the median of 9 (the 5th of 9 sorted values: 450).
+        rec = Recording(self.tmp, "stays")
+        rec.round([flat(v) for v in (400, 600, 450, 700, 420, 650, 480,
+                                     550, 460)])
+        base = rec.baseline(self.tmp, [flat(400)] * 5)
+        r, res = rec.replay(base)
+        self.assertIn("replay: round 1: 9 repetitions", r.stdout)
+        ok, _ = self.check(res, rec, "wu_lat.p50")
+        self.assertTrue(ok, r.stdout)
+        self.assertIn("split: 4 of 9 repetitions beyond the bound, still "
+                      "split after the most repetitions a check gets",
+                      r.stdout)
+
+    def test_unanimous_check_takes_no_more(self):
+        # 600 600 600: 3 beyond, lead 3: decided, fails at once.
+        rec = Recording(self.tmp, "unanimous")
+        rec.round([flat(600)] * 5)
+        base = rec.baseline(self.tmp, [flat(600)] * 5)
+        r, res = rec.replay(base)
+        self.assertEqual(r.returncode, EXIT_FAIL, r.stdout)
+        self.assertIn("replay: round 1: 3 repetitions", r.stdout)
+        self.assertFalse(self.check(res, rec, "wu_lat.p50")[0])
+
+    def test_too_few_events_for_a_tail(self):
+        # p99 needs 10 events beyond it: 1000 a side. 3 repetitions of
+        # 100 events are 300: the tail check skips, saying so.
+        rec = Recording(self.tmp, "few")
+        rec.round([flat(100)] * 3)
+        base = rec.baseline(self.tmp, [flat(100, 300)] * 5)
+        r, res = rec.replay(base)
+        ok, d = self.check(res, rec, "wu_lat.p99.vs-baseline")
+        self.assertTrue(ok)
+        self.assertIn("SKIP", d)
+        self.assertIn("too few events to judge a tail: 300 now and 1500 in "
+                      "the baseline, 1000 a side needed", d)
+
+    def test_pooled_tail_regression(self):
+        # Baseline: 5 x (995 at 100 us + 5 at 300 us): pooled p99 = 100
+        # (rank 4950 of 5000 is a 100), threshold max(100%, 500 us) ->
+        # 600 us. Now: 3 x (950 at 100 + 50 at 2000): pooled p99 = 2000
+        # (rank 2970 of 3000), beyond 600; 150 of 3000 events beyond 600
+        # against 0 of 5000. Every repetition has the same counts at the
+        # baseline's p99, so no dispersion (1). Fisher: all 150 events
+        # fall in the 3000 of 8000: p = C(3000,150)/C(8000,150) ~ 1e-64.
+        # The same in rounds 2 and 3: a confirmed regression.
+        rec = Recording(self.tmp, "tail")
+        now = [100] * 950 + [2000] * 50
+        for k in range(3):
+            rec.round([now] * 3, start_s=100 * k)
+        base = rec.baseline(self.tmp, [[100] * 995 + [300] * 5] * 5)
+        r, res = rec.replay(base)
+        ok, d = self.check(res, rec, "wu_lat.p99.vs-baseline")
+        self.assertFalse(ok, r.stdout)
+        self.assertRegex(r.stdout, r"REGRESSION \S+: wu_lat.p99 = \S+ us "
+                         r"pooled from 3000 events of 3 repetitions vs "
+                         r"baseline 1\S+ \(5000 events of 5\): 150 now and 0 "
+                         r"before beyond 6\S+ us, dispersion 1, p=\S+e-\d+")
+        self.assertIn("still there in round 2 at +100 s", r.stdout)
+        self.assertIn("and round 3 at +200 s", r.stdout)
+        # the p50 is the same: no change there
+        self.assertTrue(self.check(res, rec, "wu_lat.p50.vs-baseline")[0])
+
+
+class TestRoundsAndCanary(unittest.TestCase):
+    """Baseline wu_lat.p50 of 100 us against rounds of 300 or 100 us.
+
+    3 repetitions of 300 against 5 of 100: +200% beyond max(50%, 50 us)
+    and separated: p = 1/56 (the rank test's floor for 3 against 5): a
+    regression in that round. A round of 100s: no change.
+    """
+    CANARY_BASE = {"canary/system/canary.timer_lat.p50": [40, 41, 39, 40, 42]}
+
+    def setUp(self):
+        self.tmp = tempfile.mkdtemp(prefix="sw-rounds-")
+
+    def tearDown(self):
+        shutil.rmtree(self.tmp)
+
+    def replay(self, name, rounds, settings=None, base_settings=None):
+        rec = Recording(self.tmp, name)
+        for k, (value, canary) in enumerate(rounds):
+            rec.round([flat(value)] * 3, start_s=120 * k, canary={
+                "canary/system/canary.timer_lat.p50": [canary]})
+        if settings:
+            rec.settings(settings)
+        base = rec.baseline(self.tmp, [flat(100)] * 5, self.CANARY_BASE,
+                            base_settings)
+        r, res = rec.replay(base)
+        return rec, r, res["%s.%s.wu_lat.p50.vs-baseline" %
+                           (name, rec.entity)]
+
+    def test_drift_with_the_canary_skips(self):
+        # Round 1 regressed while the canary read 120 us against 39-42;
+        # round 2, 120 s later, is back to 100 us and so is the canary.
+        rec, r, (ok, d) = self.replay("drift", [(300, 120), (100, 40)])
+        self.assertEqual(r.returncode, EXIT_PASS, r.stdout)
+        self.assertIn("SKIP", d)
+        self.assertIn("machine drift, not the kernel", r.stdout)
+        self.assertIn("120", d)
+        self.assertIn("round 2 at +120 s", d)
+
+    def test_noise_without_the_canary_passes_unconfirmed(self):
+        rec, r, (ok, d) = self.replay("noise", [(300, 40), (100, 41)])
+        self.assertTrue(ok)
+        self.assertNotIn("SKIP", d)
+        self.assertIn("ok, not confirmed", r.stdout)
+
+    def test_lasting_regression_fails_whatever_the_canary(self):
+        # Slower machine in every round: the canary explains, never hides.
+        rec, r, (ok, d) = self.replay("lasting", [(300, 120), (300, 125),
+                                                  (300, 118)])
+        self.assertEqual(r.returncode, EXIT_FAIL, r.stdout)
+        self.assertFalse(ok)
+        self.assertIn("replay: round 3: 3 repetitions", r.stdout)
+        line = [ln for ln in r.stdout.splitlines()
+                if "REGRESSION" in ln and "wu_lat.p50" in ln][0]
+        self.assertIn("p=0.0179", line)
+        self.assertIn("still there in round 2 at +120 s", line)
+        self.assertIn("canary of round 1:", line)
+        self.assertIn("125", line)
+
+    def test_improvement_passes_at_once(self):
+        # 100 against a baseline of 300 (reversed): -67%, p = 1/56:
+        # an improvement passes, says so, and asks for no round.
+        rec = Recording(self.tmp, "better")
+        rec.round([flat(100)] * 3)
+        base = rec.baseline(self.tmp, [flat(300)] * 5)
+        r, res = rec.replay(base)
+        self.assertEqual(r.returncode, EXIT_PASS, r.stdout)
+        self.assertIn("replay: round 1: 3 repetitions", r.stdout)
+        self.assertNotIn("replay: round 2", r.stdout)
+        self.assertIn("# improved audio: wu_lat.p50 = 100 us", r.stdout)
+
+    def test_regression_names_the_setting_that_differs(self):
+        rec, r, (ok, d) = self.replay(
+            "sysctl", [(300, 40), (300, 41), (300, 40)],
+            settings={"kernel.sched_rt_runtime_us": "300000",
+                      "timer_slack_ns": "50000"},
+            base_settings={"kernel.sched_rt_runtime_us": "950000",
+                           "timer_slack_ns": "50000"})
+        self.assertFalse(ok)
+        line = [ln for ln in r.stdout.splitlines()
+                if "REGRESSION" in ln and "wu_lat.p50" in ln][0]
+        self.assertIn("settings differ from the baseline's: "
+                      "kernel.sched_rt_runtime_us 950000 -> 300000", line)
+        self.assertNotIn("timer_slack_ns", line)
+
+
+class TestFalseAlarmRate(unittest.TestCase):
+    """The design rate of verdict.c, through the tool.
+
+    Eight repetitions with distinct values (far apart, so any shift of
+    the median is beyond max(50%, 50 us)), all from one kernel: every way
+    to call 3 of them "now" and 5 "the baseline" is equally likely, 56 in
+    all. The one-sided rank test reaches p <= 0.05 for the 3 highest
+    (p = 1/56) and for the arrangement one swap away (U = 14: p = 2/56),
+    so a clean round regresses with probability 2/56. The regression is
+    reported only when two more rounds, minutes apart, regress too:
+    (2/56)^3 = 4.6e-5 per result, and with ~70 baseline results a battery
+    3e-3 per battery, within the design of 1 false failure in 20.
+    """
+
+    def test_clean_round_regresses_2_in_56(self):
+        tmp = tempfile.mkdtemp(prefix="sw-rate-")
+        try:
+            values = [40 * 2 ** k for k in range(8)]
+            src = Recording(tmp, "src")
+            reps = []
+            for i, v in enumerate(values):
+                d = os.path.join(tmp, "v%d" % i)
+                m, _ = src.rep(flat(v), into=d)
+                reps.append((d, m))
+            regressed = []
+            for now in itertools.combinations(range(8), 3):
+                name = "rate%d%d%d" % now
+                rec = Recording(tmp, name)
+                for k, i in enumerate(now):
+                    os.symlink(reps[i][0], os.path.join(rec.dir,
+                                                        "rep-%d" % (k + 1)))
+                rec.rounds = [{"round": 1, "reps": [1, 2, 3],
+                               "start_s": 0}]
+                with open(os.path.join(rec.dir, "rounds.json"), "w") as f:
+                    json.dump(rec.rounds, f)
+                key = "rtapp_tasks/%s/wu_lat.p50" % src.entity
+                base = {"format": 2, "fingerprint": {"class": "test"},
+                        "metrics": {key: [reps[i][1]["rtapp_tasks"][
+                            src.entity]["wu_lat.p50"]
+                            for i in range(8) if i not in now]}}
+                path = os.path.join(tmp, name + ".base.json")
+                with open(path, "w") as f:
+                    json.dump(base, f)
+                r = sw("replay", "--baseline", path, rec.dir)
+                if "regressed and could not be confirmed" in r.stdout:
+                    regressed.append(now)
+            self.assertEqual(sorted(regressed), [(4, 6, 7), (5, 6, 7)])
+            self.assertLess((len(regressed) / math.comb(8, 3)) ** 3 * 70,
+                            0.05)
+        finally:
+            shutil.rmtree(tmp)
+
+
+if __name__ == "__main__":
+    unittest.main()
