@@ -20,7 +20,7 @@
 #include <string.h>
 
 #include "cmd_compare.h"
-#include "compare.h"
+#include "change.h"
 #include "events.h"
 #include "fingerprint.h"
 #include "samples.h"

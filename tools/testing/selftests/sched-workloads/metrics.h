@@ -27,7 +27,7 @@ enum metric_source {
 
 /*
  * What a tail metric says about its series, for the pooled comparisons
- * of compare.h: the q-quantile of the high side (p99, max), of the low
+ * of change.h: the q-quantile of the high side (p99, max), of the low
  * side (p1, min), or the share of events below zero (overruns).
  */
 enum metric_tail { TAIL_NONE, TAIL_HIGH, TAIL_LOW, TAIL_NEGATIVE };

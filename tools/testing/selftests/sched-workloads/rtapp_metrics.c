@@ -87,7 +87,7 @@ static double rtapp_missed(const void *entity, const struct metric_def *def)
 	.source = SRC_RTAPP_TASK, .extract = fn, .arg = a, .help = h }
 #define S(n, u, ser, stat, h) \
 	ROW(n, u, rtapp_series_metric, SERIES_ARG(ser, stat), h)
-/* A tail of series @sname: compared on pooled events (compare.h). */
+/* A tail of series @sname: compared on pooled events (change.h). */
 #define T(n, u, ser, stat, h, sname, side, quantile) { .name = n, \
 	.unit = u, .source = SRC_RTAPP_TASK, .extract = rtapp_series_metric, \
 	.arg = SERIES_ARG(ser, stat), .help = h, .series = sname, \

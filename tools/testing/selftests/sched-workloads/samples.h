@@ -4,8 +4,8 @@
  * judge (the median) and what baseline comparisons test (all of them).
  *
  * A metric of an entity is matched across repetitions by source, entity
- * name and metric; entity names are stable from run to run ("decoder-0",
- * "hog#2", "cpu1"), pids are not part of them.
+ * name and metric; entity names are stable from run to run ("decoder",
+ * "hog-2", "cpu1"), pids are not part of them.
  */
 #ifndef SW_SAMPLES_H
 #define SW_SAMPLES_H

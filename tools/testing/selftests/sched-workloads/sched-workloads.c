@@ -10,7 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "analyze.h"
+#include "cmd_analyze.h"
 #include "baseline.h"
 #include "battery.h"
 #include "cleanup.h"

@@ -24,7 +24,7 @@
  * was asked.
  *
  * Baseline checks: a round (the first repetitions, or a confirmation) is
- * compared with the baseline by compare.h (a rank test on medians, or the
+ * compared with the baseline by change.h (a rank test on medians, or the
  * pooled events of a tail), each round on its own. A regression in the
  * first round is only reported when it is still there in VERDICT_ROUNDS
  * (3) rounds, each taken minutes after the one before (battery.c): drift

@@ -12,7 +12,7 @@
  * CPU number or "*". Absolute checks bound the median of the first
  * round's repetitions ("min"/"max", inclusive; a number, or an expression
  * of expr.h judged when the check is). Baseline checks compare each round
- * with the baseline by the rules of compare.h: "better" says which way is
+ * with the baseline by the rules of change.h: "better" says which way is
  * good, "rel" (a fraction) and "abs" (in the metric's unit) the smallest
  * change that matters; a tail metric (metric_def.tail) is compared on its
  * pooled events. How repetitions and rounds decide, and the false-alarm
@@ -23,7 +23,7 @@
 
 #include <json-c/json.h>
 #include "baseline.h"
-#include "compare.h"
+#include "change.h"
 #include "events.h"
 #include "metrics.h"
 #include "samples.h"

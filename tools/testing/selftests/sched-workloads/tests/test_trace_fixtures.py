@@ -403,6 +403,36 @@ class TraceFixtures(unittest.TestCase):
         self.assertEqual(kth[1], "    sw_neighbour (pid %d, fair nice 0) "
                          "%.1f%%" % (hog.pid, 100 * moved))
 
+    def test_spinning_kthread_fails_its_check(self):
+        """Every workload checks kthread.cpu_share <= 0.1 / cpus (a tenth
+        of one CPU): the disturbed repetition passes it as recorded (its
+        hog is a user task: not counted), and fails it, with the value,
+        once the hog is declared a kernel thread, as a kthread that spins
+        because of the kernel under test would be."""
+        logs = os.path.join(HERE, "fixtures", "logs", "disturbed")
+        name = "disturbed.system.kthread.cpu_share"
+        d = os.path.join(self.tmp, "spinning-logs")
+        shutil.copytree(logs, d, dirs_exist_ok=True)
+        ws, we = logs_window(logs)
+        ref = self.reference("disturbed", "-t", "pulse", "-s", str(ws),
+                             "-e", str(we))
+        hog = [t for t in ref.all if t.comm == "sw_neighbour"][0]
+        with open(os.path.join(d, "kthreads.txt"), "a") as f:
+            f.write("%d sw_neighbour\n" % hog.pid)
+        for logdir, ok in ((logs, True), (d, False)):
+            r = sw("analyze", "--logs", logdir, "--trace",
+                   self.dats["disturbed"], "--workload",
+                   os.path.join(HERE, "fixtures", "workloads",
+                                "disturbed.json"))
+            self.assertEqual(r.returncode, EXIT_PASS if ok else EXIT_FAIL,
+                             r.stdout)
+            line = [ln.strip() for ln in r.stdout.splitlines()
+                    if ln.endswith(" " + name)]
+            self.assertEqual(len(line), 1, r.stdout)
+            self.assertEqual(line[0].startswith("ok "), ok, r.stdout)
+        self.assertIn("FAIL system: kthread.cpu_share = ", r.stdout)
+        self.assertIn("expected <= 0.05 (0.1 / cpus)", r.stdout)
+
     def test_kthread_list_on_pinned(self):
         """The same on an older fixture through trace_check -k: hogB,
         outside the workload (-t hogA), declared a kernel thread."""

@@ -11,10 +11,12 @@
  *    run's value); "<=" because 3 runs against 3 that separate completely
  *    give exactly p = 1/20;
  *  - for a tail metric (p99, max, ...), which one run's noise can move by
- *    10x, every repetition must fall beyond the other side's whole range.
+ *    10x: compare_tail() below, on every event of every repetition; or,
+ *    where no events were kept (compare of old result directories),
+ *    every repetition beyond the other side's whole range (rule.tail).
  */
-#ifndef SW_COMPARE_H
-#define SW_COMPARE_H
+#ifndef SW_CHANGE_H
+#define SW_CHANGE_H
 
 #include <stdint.h>
 #include <stddef.h>
@@ -96,4 +98,4 @@ void compare_tail(const struct event_samples *base,
 		  struct change *out, struct tail_change *tc);
 const char *change_kind_name(enum change_kind kind);
 
-#endif /* SW_COMPARE_H */
+#endif /* SW_CHANGE_H */

@@ -2,9 +2,9 @@
 /*
  * Offline analysis: metrics and verdicts of a run made elsewhere.
  */
-#ifndef SW_ANALYZE_H
-#define SW_ANALYZE_H
+#ifndef SW_CMD_ANALYZE_H
+#define SW_CMD_ANALYZE_H
 
 int cmd_analyze(int argc, char **argv);
 
-#endif /* SW_ANALYZE_H */
+#endif /* SW_CMD_ANALYZE_H */

@@ -13,7 +13,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "analyze.h"
+#include "cmd_analyze.h"
 #include "baseline.h"
 #include "events.h"
 #include "ktap.h"

@@ -1,12 +1,13 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * The regression rule.
+ * The rules that say whether a metric changed: on repetitions, and on
+ * the pooled events of a tail.
  */
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
 
-#include "compare.h"
+#include "change.h"
 #include "samples.h"
 #include "stats.h"
 
