@@ -215,6 +215,11 @@ static int parse_check(struct json_object *c, struct check *ck,
 		return sw_err_set(err, SW_EXIT_BAD_WORKLOAD,
 				  "%s: %s.metric: unknown metric \"%s\" (sched-workloads metrics lists them)",
 				  pl->file, pl->at, json_object_get_string(metric));
+	/* The canary measures the machine, never a workload. */
+	if (ck->def->source == SRC_CANARY)
+		return sw_err_set(err, SW_EXIT_BAD_WORKLOAD,
+				  "%s: %s.metric: \"%s\" is the canary's, measured before a round, not by the workload",
+				  pl->file, pl->at, ck->def->name);
 	if (parse_selector(c, ck, pl, err))
 		return -1;
 	if (ck->kind == CHECK_ABSOLUTE ? parse_bounds(c, ck, pl, err) :

@@ -93,6 +93,8 @@ class TestMalformedWorkloads(unittest.TestCase):
             'checks[0].metric: unknown metric "wu_lat.p77"',
         "unknown-key.json": "checks[0].tolerance: unknown key",
         "no-bound.json": 'checks[0]: neither "min" nor "max"',
+        "canary-metric.json":
+            'checks[0].metric: "canary.loop_ns" is the canary\'s',
         "min-above-max.json": "checks[0]: min 5 > max 1",
         "bound-not-number.json": "checks[0].max: not a number",
         "no-selector.json": 'checks[0]: metric "passes" needs "task"',
