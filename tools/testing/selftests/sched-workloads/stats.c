@@ -442,3 +442,55 @@ void stats_dispersion_add(const double *k, const double *n, size_t reps,
 	*chi2 += c;
 	*df += used - 1;
 }
+
+double stats_binom_at_least(unsigned int k, unsigned int n, double p)
+{
+	double sum = 0;
+	unsigned int x;
+
+	if (k > n || !(p >= 0 && p <= 1))
+		return NAN;
+	if (!k)
+		return 1;
+	if (p == 0 || p == 1)
+		return p;
+	for (x = k; x <= n; x++)
+		sum += exp(log_choose(n, x) + x * log(p) +
+			   (n - x) * log1p(-p));
+	return fmin(1, sum);
+}
+
+#define SEQ_MAX_VOTES 64
+
+double stats_sequential_majority(double q, unsigned int first,
+				 unsigned int lead, unsigned int max)
+{
+	/* [votes][those for q's side]: the chance of getting there */
+	double at[SEQ_MAX_VOTES + 1][SEQ_MAX_VOTES + 1];
+	unsigned int n, b;
+	double won = 0;
+
+	if (!(q >= 0 && q <= 1) || !first || first > max ||
+	    max > SEQ_MAX_VOTES)
+		return NAN;
+	memset(at, 0, sizeof(at));
+	/* the first votes, all at once */
+	for (b = 0; b <= first; b++)
+		at[first][b] = exp(log_choose(first, b)) * pow(q, b) *
+			       pow(1 - q, first - b);
+	for (n = first; n <= max; n++) {
+		for (b = 0; b <= n; b++) {
+			unsigned int ahead = b > n - b ? 2 * b - n : n - 2 * b;
+
+			if (!at[n][b])
+				continue;
+			if (ahead >= lead || n == max) {
+				won += 2 * b > n ? at[n][b] : 0;
+				continue;
+			}
+			at[n + 1][b + 1] += at[n][b] * q;
+			at[n + 1][b] += at[n][b] * (1 - q);
+		}
+	}
+	return won;
+}

@@ -97,4 +97,20 @@ double stats_fisher_greater(uint64_t k1, uint64_t n1, uint64_t k2,
 void stats_dispersion_add(const double *k, const double *n, size_t reps,
 			  double *chi2, double *df);
 
+/*
+ * P(X >= k) for X binomial(n, p): the one-sided p-value for "the share
+ * is above p" given k of n. NAN for k > n or p outside [0, 1].
+ */
+double stats_binom_at_least(unsigned int k, unsigned int n, double p);
+
+/*
+ * A majority vote taken sequentially: @first votes, then one more at a
+ * time while neither side leads by @lead, at most @max votes; the side
+ * with more votes wins. Returns the probability that the side each vote
+ * takes with probability @q wins (verdict.c's absolute checks: a clean
+ * check failing, q the share of clean repetitions beyond the bound).
+ */
+double stats_sequential_majority(double q, unsigned int first,
+				 unsigned int lead, unsigned int max);
+
 #endif /* SW_STATS_H */

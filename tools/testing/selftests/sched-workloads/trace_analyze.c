@@ -230,25 +230,8 @@ static int on_record(struct tracecmd_input *h, struct tep_record *rec,
 	}
 	if (rec->size < 8 || cpu < 0 || cpu >= r->ncpus)
 		return 0;
-	/* clocks may step back a little between CPUs: never go back */
-	if (ts < r->last_ts)
-		ts = r->last_ts;
-	if (!r->nevents++)
-		r->first_ts = ts;
-	r->last_ts = ts;
-
 	pid = tep_data_pid(x->tep, rec);
-	ta_advance(r, ts);
-	if (rec->missed_events) {
-		if (rec->missed_events > 0)
-			r->lost_rec += rec->missed_events;
-		else
-			r->lost_unknown = 1;
-		ta_cpu_lost(r, cpu, pid, ts);
-	}
-	ta_cpu_seen(r, cpu, pid, ts);
-	/* the record's own task runs here: a switch may have gone unrecorded */
-	ta_cpu_observe(r, cpu, pid, ts);
+	ts = ta_record(r, cpu, pid, ts, rec->missed_events);
 
 	id = tep_data_type(x->tep, rec);
 	for (kind = 0; kind < EV_NR; kind++)
@@ -384,15 +367,20 @@ static int check_file(const char *path, struct sw_err *err)
 }
 
 /*
- * libtracecmd refuses most truncated files at open, but make sure no CPU's
- * last data page lies past the end of the file before reading it. (A cut
- * inside the trailing section-name strings of a v7 file goes unnoticed by
- * libtracecmd and by us; no event is lost then.)
+ * libtracecmd refuses most truncated files at open, but make sure every
+ * CPU's last record can be read, and, in an uncompressed file, that its
+ * data page lies within the file, before reading it. A compressed file's
+ * record offsets are offsets in the decompressed data, which may well be
+ * larger than the file: there, a cut shows as a last chunk that cannot be
+ * read. (A cut inside the trailing section-name strings of a v7 file goes
+ * unnoticed by libtracecmd and by us; no event is lost then.) @top is the
+ * file's handle, @h the buffer's.
  */
-static int check_whole(struct tracecmd_input *h, const char *path,
-		       struct sw_err *err)
+static int check_whole(struct tracecmd_input *top, struct tracecmd_input *h,
+		       const char *path, struct sw_err *err)
 {
 	int cpu, n = tracecmd_cpus(h), ps = tracecmd_page_size(h);
+	int compressed = !tracecmd_get_file_compress_proto(top, NULL, NULL);
 	struct stat st;
 
 	if (ps <= 0)
@@ -408,42 +396,20 @@ static int check_whole(struct tracecmd_input *h, const char *path,
 		if (size <= 0)
 			continue;	/* no events on this CPU (or offline) */
 		rec = tracecmd_read_cpu_last(h, cpu);
+		if (!rec && compressed)
+			return sw_err_set(err, SW_EXIT_BAD_TRACE,
+					  "%s: truncated or corrupt: the compressed data of CPU %d cannot be read to its end",
+					  path, cpu);
 		if (rec) {
 			/* data is stored in whole pages: check the last one */
 			end = rec->offset / ps * ps + ps;
 			tracecmd_free_record(rec);
 		}
-		if (end > (unsigned long long)st.st_size)
+		if (!compressed && end > (unsigned long long)st.st_size)
 			return sw_err_set(err, SW_EXIT_BAD_TRACE,
 					  "%s: truncated: CPU %d data runs past the end of the file",
 					  path, cpu);
 	}
-	return 0;
-}
-
-static int report_init(struct trace_report *r, const char *path, int ncpus,
-		       const struct trace_opts *o)
-{
-	size_t i;
-
-	snprintf(r->path, sizeof(r->path), "%s", path);
-	r->tail = &r->tasks;
-	r->ncpus = ncpus;
-	r->cpu = calloc(ncpus ? ncpus : 1, sizeof(*r->cpu));
-	r->opts = o;
-	r->ws = o->start_ns;
-	r->we = o->end_ns;
-	r->aff_known = o->affinity_all || o->naff;
-	r->nmask = 2 + (int)o->naff;
-	r->masks = calloc(r->nmask, sizeof(*r->masks));
-	r->wait_cnt = calloc((size_t)r->nmask * (ncpus ? ncpus : 1),
-			     sizeof(*r->wait_cnt));
-	r->busy_wait = calloc(r->nmask, sizeof(*r->busy_wait));
-	if (!r->cpu || !r->masks || !r->wait_cnt || !r->busy_wait)
-		return -1;
-	r->masks[TA_MASK_ALL] = ~0ull;
-	for (i = 0; i < o->naff; i++)
-		r->masks[2 + i] = o->aff[i].mask;
 	return 0;
 }
 
@@ -477,19 +443,19 @@ int trace_analyze(const char *path, const struct trace_opts *opts,
 	h = pick_buffer(top, opts->buffer, &bufname, path, err);
 	if (!h)
 		goto fail;
-	if (check_whole(h, path, err))
+	if (check_whole(top, h, path, err))
 		goto fail;
 	/* the checks moved the read cursors: rewind them */
 	tracecmd_set_all_cpus_to_timestamp(h, 0);
 
 	ncpus = tracecmd_cpus(h);
-	if (ncpus < 0 || ncpus > 8192) {
+	if (ncpus < 0 || ncpus > CPUBITS_MAX_CPUS) {
 		sw_err_set(err, SW_EXIT_BAD_TRACE, "%s: implausible CPU count %d",
 			   path, ncpus);
 		goto fail;
 	}
 	r = calloc(1, sizeof(*r));
-	if (!r || report_init(r, path, ncpus, opts)) {
+	if (!r || ta_report_init(r, path, ncpus, opts)) {
 		sw_err_set(err, SW_EXIT_RUN_ERROR, "%s: out of memory", path);
 		goto fail;
 	}
@@ -573,6 +539,7 @@ void trace_report_free(struct trace_report *r)
 	}
 	free(r->cpu);
 	free(r->masks);
+	free(r->idle_cpus);
 	free(r->wait_cnt);
 	free(r->busy_wait);
 	free(r);

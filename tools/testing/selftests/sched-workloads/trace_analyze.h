@@ -19,10 +19,15 @@
 #include "metrics.h"
 #include "util.h"
 
-/* Tasks whose comm matches @comm may run on the CPUs of @mask. */
+/*
+ * Tasks whose comm matches @comm may run on @cpus (NULL: every CPU). CPUs
+ * the trace does not have are ignored: the workload may come from a
+ * bigger machine.
+ */
 struct trace_affinity {
 	const char *comm;	/* glob */
-	uint64_t mask;		/* bit N = CPU N */
+	const int *cpus;
+	size_t ncpus;
 };
 
 /* What the caller knows about the run. */

@@ -9,6 +9,7 @@
 
 #include <stdint.h>
 
+#include "cpubits.h"
 #include "stats.h"
 #include "trace_analyze.h"
 
@@ -137,11 +138,12 @@ struct trace_report {
 	const struct trace_opts *opts;	/* valid during trace_analyze only */
 	int aff_known;
 	int nmask;
-	uint64_t *masks;		/* [nmask] */
+	size_t nwords;			/* cpubits_words(ncpus) */
+	uint64_t *masks;		/* [nmask][nwords], cpubits.h */
 	unsigned int *wait_cnt;		/* [nmask][ncpus] */
 	unsigned int *busy_wait;	/* [nmask]: waiting on busy CPUs */
-	uint64_t idle_mask;		/* known idle CPUs (0-63) */
-	int nidle;			/* known idle CPUs (all) */
+	uint64_t *idle_cpus;		/* [nwords]: known idle CPUs */
+	int nidle;			/* how many */
 
 	uint64_t last_adv;		/* last time conditions were integrated */
 	int wc_active;
@@ -154,9 +156,22 @@ struct trace_report {
 	char note[160];
 };
 
-/* trace_sched.c: the state machine, called in time order. */
+/*
+ * trace_sched.c: the state machine. ta_report_init() sizes it for @ncpus
+ * (at most CPUBITS_MAX_CPUS); then the event calls, in time order.
+ */
+int ta_report_init(struct trace_report *r, const char *path, int ncpus,
+		   const struct trace_opts *o);
 struct ta_task *ta_task_get(struct trace_report *r, int pid,
 			    const char *comm, uint64_t ts);
+/*
+ * Every record first, before its own event: counts it, integrates up to
+ * @ts (made monotonic: returned), books @missed events lost before it
+ * (< 0: an unknown number) and what its pid says runs on @cpu. After its
+ * event: ta_reevaluate().
+ */
+uint64_t ta_record(struct trace_report *r, int cpu, int pid, uint64_t ts,
+		   long long missed);
 void ta_advance(struct trace_report *r, uint64_t ts);
 void ta_reevaluate(struct trace_report *r, uint64_t ts);
 void ta_cpu_seen(struct trace_report *r, int cpu, int pid, uint64_t ts);

@@ -18,6 +18,7 @@
  * from idle to busy; it never moves a `since` backwards.
  */
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -58,11 +59,68 @@ static int task_mask(const struct trace_report *r, const struct ta_task *t)
 	return TA_MASK_NONE;
 }
 
+static uint64_t *mask_bits(const struct trace_report *r, int m)
+{
+	return r->masks + (size_t)m * r->nwords;
+}
+
+/* @cpu is one of the trace's. */
 static int mask_has(const struct trace_report *r, int m, int cpu)
 {
-	if (m == TA_MASK_ALL)
-		return 1;
-	return cpu < 64 && (r->masks[m] >> cpu & 1);
+	return m == TA_MASK_ALL || cpubits_test(mask_bits(r, m), cpu);
+}
+
+/* Affinity class TA_MASK_ALL and one per trace_opts.aff entry. */
+static void masks_fill(struct trace_report *r)
+{
+	const struct trace_opts *o = r->opts;
+	size_t i, k;
+	int c;
+
+	for (c = 0; c < r->ncpus; c++)
+		cpubits_set(mask_bits(r, TA_MASK_ALL), c);
+	for (i = 0; i < o->naff; i++) {
+		uint64_t *bits = mask_bits(r, 2 + (int)i);
+
+		if (!o->aff[i].cpus) {
+			memcpy(bits, mask_bits(r, TA_MASK_ALL),
+			       r->nwords * sizeof(*bits));
+			continue;
+		}
+		for (k = 0; k < o->aff[i].ncpus; k++) {
+			c = o->aff[i].cpus[k];
+			if (c >= 0 && c < r->ncpus)
+				cpubits_set(bits, c);
+		}
+	}
+}
+
+int ta_report_init(struct trace_report *r, const char *path, int ncpus,
+		   const struct trace_opts *o)
+{
+	size_t slots = ncpus > 0 ? (size_t)ncpus : 1;
+
+	if (ncpus < 0 || ncpus > CPUBITS_MAX_CPUS)
+		return -1;
+	snprintf(r->path, sizeof(r->path), "%s", path);
+	r->tail = &r->tasks;
+	r->ncpus = ncpus;
+	r->cpu = calloc(slots, sizeof(*r->cpu));
+	r->opts = o;
+	r->ws = o->start_ns;
+	r->we = o->end_ns;
+	r->aff_known = o->affinity_all || o->naff;
+	r->nmask = 2 + (int)o->naff;
+	r->nwords = cpubits_words(ncpus);
+	r->masks = calloc((size_t)r->nmask * r->nwords, sizeof(*r->masks));
+	r->idle_cpus = calloc(r->nwords, sizeof(*r->idle_cpus));
+	r->wait_cnt = calloc((size_t)r->nmask * slots, sizeof(*r->wait_cnt));
+	r->busy_wait = calloc(r->nmask, sizeof(*r->busy_wait));
+	if (!r->cpu || !r->masks || !r->idle_cpus || !r->wait_cnt ||
+	    !r->busy_wait)
+		return -1;
+	masks_fill(r);
+	return 0;
 }
 
 static void cpu_account(struct trace_report *r, struct ta_cpu *c, uint64_t ts)
@@ -106,13 +164,11 @@ static void cpu_reclass(struct trace_report *r, int cpu, int before)
 		return;
 	if (before == CPU_IDLE) {
 		r->nidle--;
-		if (cpu < 64)
-			r->idle_mask &= ~(1ull << cpu);
+		cpubits_clear(r->idle_cpus, cpu);
 	}
 	if (after == CPU_IDLE) {
 		r->nidle++;
-		if (cpu < 64)
-			r->idle_mask |= 1ull << cpu;
+		cpubits_set(r->idle_cpus, cpu);
 	}
 	if (before != CPU_BUSY && after != CPU_BUSY)
 		return;
@@ -390,7 +446,8 @@ static int wc_condition(const struct trace_report *r)
 	for (m = 1; m < r->nmask; m++) {
 		if (!r->busy_wait[m])
 			continue;
-		if (m == TA_MASK_ALL || (r->masks[m] & r->idle_mask))
+		if (cpubits_intersect(mask_bits(r, m), r->idle_cpus,
+				      r->nwords))
 			return 1;
 	}
 	return 0;
@@ -700,6 +757,29 @@ void ta_cpu_observe(struct trace_report *r, int cpu, int pid, uint64_t ts)
 		infer_switch(r, cpu, pid, ts, 1);
 	else if (!pid)
 		c->idle_ts = ts;
+}
+
+uint64_t ta_record(struct trace_report *r, int cpu, int pid, uint64_t ts,
+		   long long missed)
+{
+	/* clocks may step back a little between CPUs: never go back */
+	if (ts < r->last_ts)
+		ts = r->last_ts;
+	if (!r->nevents++)
+		r->first_ts = ts;
+	r->last_ts = ts;
+	ta_advance(r, ts);
+	if (missed) {
+		if (missed > 0)
+			r->lost_rec += missed;
+		else
+			r->lost_unknown = 1;
+		ta_cpu_lost(r, cpu, pid, ts);
+	}
+	ta_cpu_seen(r, cpu, pid, ts);
+	/* the record's own task runs here: a switch may have gone unrecorded */
+	ta_cpu_observe(r, cpu, pid, ts);
+	return ts;
 }
 
 void ta_switch(struct trace_report *r, int cpu, uint64_t ts, int prev_pid,

@@ -6,35 +6,52 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
+#include "cpubits.h"
 #include "trace_scope.h"
 
-/* rt-app 1.0's "cpus": an array of CPU numbers. */
-static int task_mask(struct json_object *task, const char *name,
-		     const char *file, uint64_t *mask, struct sw_err *err)
+/*
+ * rt-app 1.0's "cpus": an array of CPU numbers, into @aff (cpus NULL when
+ * absent: every CPU). Any CPU the kernel could have is accepted: the
+ * trace may come from a bigger machine than this one.
+ */
+static int task_cpus(struct json_object *task, const char *name,
+		     const char *file, struct trace_affinity *aff,
+		     struct sw_err *err)
 {
-	long ncpus = sysconf(_SC_NPROCESSORS_CONF);
 	struct json_object *cpus;
-	size_t i;
+	int *list;
+	size_t i, n;
 
-	*mask = ncpus >= 64 ? ~0ull : (1ull << ncpus) - 1;
+	aff->cpus = NULL;
+	aff->ncpus = 0;
 	if (!json_object_object_get_ex(task, "cpus", &cpus))
 		return 0;
 	if (!json_object_is_type(cpus, json_type_array))
 		return sw_err_set(err, SW_EXIT_BAD_WORKLOAD,
 				  "%s: tasks.%s.cpus: not an array of CPU numbers",
 				  file, name);
-	*mask = 0;
-	for (i = 0; i < json_object_array_length(cpus); i++) {
-		int cpu = json_object_get_int(json_object_array_get_idx(cpus, i));
+	n = json_object_array_length(cpus);
+	list = calloc(n ? n : 1, sizeof(*list));
+	if (!list)
+		return sw_err_set(err, SW_EXIT_RUN_ERROR, "out of memory");
+	for (i = 0; i < n; i++) {
+		struct json_object *c = json_object_array_get_idx(cpus, i);
+		int cpu = json_object_get_int(c);
 
-		if (cpu < 0 || cpu >= 64)
+		if (!json_object_is_type(c, json_type_int) || cpu < 0 ||
+		    cpu >= CPUBITS_MAX_CPUS) {
+			free(list);
 			return sw_err_set(err, SW_EXIT_BAD_WORKLOAD,
-					  "%s: tasks.%s.cpus[%zu]: CPU %d outside 0..63",
-					  file, name, i, cpu);
-		*mask |= 1ull << cpu;
+					  "%s: tasks.%s.cpus[%zu]: %s is not a CPU number 0..%d",
+					  file, name, i,
+					  json_object_to_json_string(c),
+					  CPUBITS_MAX_CPUS - 1);
+		}
+		list[i] = cpu;
 	}
+	aff->cpus = list;
+	aff->ncpus = n;
 	return 0;
 }
 
@@ -75,7 +92,7 @@ int trace_scope_init(struct trace_scope *s, const struct workload *w,
 		return sw_err_set(err, SW_EXIT_RUN_ERROR, "out of memory");
 	}
 	json_object_object_foreach(tasks, name, task) {
-		if (task_mask(task, name, w->path, &s->aff[s->n].mask, err)) {
+		if (task_cpus(task, name, w->path, &s->aff[s->n], err)) {
 			trace_scope_free(s);
 			return -1;
 		}
@@ -138,7 +155,11 @@ int trace_scope_load_kthreads(struct trace_scope *s, const char *dir,
 
 void trace_scope_free(struct trace_scope *s)
 {
+	size_t i;
+
 	kthreads_free(&s->kthreads);
+	for (i = 0; s->aff && i < s->n; i++)
+		free((int *)s->aff[i].cpus);
 	free(s->aff);
 	free(s->globs);
 	free(s->comms);

@@ -17,5 +17,8 @@ struct tep_record *tracecmd_read_cpu_last(struct tracecmd_input *handle,
 					  int cpu);
 void tracecmd_set_all_cpus_to_timestamp(struct tracecmd_input *handle,
 					unsigned long long time);
+/* 0 when the file's data is compressed (name and version then set) */
+int tracecmd_get_file_compress_proto(struct tracecmd_input *handle,
+				     const char **name, const char **version);
 
 #endif /* SW_TRACE_TRACECMD_H */

@@ -11,6 +11,8 @@
  *   stats_check separate A... -- B... DIR
  *   stats_check fisher K1 N1 K2 N2
  *   stats_check dispersion K1 N1 K2 N2 ...     chi2 / df, or 1 (none)
+ *   stats_check binom K N P                    P(X >= K), X ~ B(N, P)
+ *   stats_check majority Q FIRST LEAD MAX
  *
  * Prints a number with %.17g (separate: 1 or 0); exits 2 on bad usage.
  */
@@ -24,7 +26,7 @@
 
 static int usage(void)
 {
-	fputs("stats_check median|mad V... | mwu-greater|mwu-less A... -- B... | separate A... -- B... DIR | fisher K1 N1 K2 N2 | dispersion K N ...\n",
+	fputs("stats_check median|mad V... | mwu-greater|mwu-less A... -- B... | separate A... -- B... DIR | fisher K1 N1 K2 N2 | dispersion K N ... | binom K N P | majority Q FIRST LEAD MAX\n",
 	      stderr);
 	return EXIT_USAGE;
 }
@@ -58,6 +60,19 @@ static int run(const char *cmd, char **args, int n, double *a, double *b)
 		if (na != 4)
 			return usage();
 		printf("%.17g\n", stats_fisher_greater(a[0], a[1], a[2], a[3]));
+		return 0;
+	}
+	if (!strcmp(cmd, "binom")) {
+		if (na != 3 || a[0] < 0 || a[1] < 0)
+			return usage();
+		printf("%.17g\n", stats_binom_at_least(a[0], a[1], a[2]));
+		return 0;
+	}
+	if (!strcmp(cmd, "majority")) {
+		if (na != 4 || a[1] < 0 || a[2] < 0 || a[3] < 0)
+			return usage();
+		printf("%.17g\n", stats_sequential_majority(a[0], a[1], a[2],
+							     a[3]));
 		return 0;
 	}
 	if (!strcmp(cmd, "dispersion")) {

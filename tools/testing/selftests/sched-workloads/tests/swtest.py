@@ -4,7 +4,9 @@ import contextlib
 import fcntl
 import json
 import os
+import shutil
 import subprocess
+import unittest
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 COLLECTION = os.path.dirname(HERE)
@@ -79,3 +81,45 @@ def ktap_results(text):
                 out.append((indent, ok, name, directive))
                 break
     return out
+
+
+# The analysis modules the C checkers under tests/ link with.
+ANALYSIS_SOURCES = ["trace_analyze.c", "trace_sched.c", "trace_metrics.c",
+                    "trace_explain.c", "metrics.c", "rtapp_metrics.c",
+                    "canary.c", "stats.c", "entity.c", "kthreads.c",
+                    "samples.c", "events.c", "util.c"]
+SAN_FLAGS = ["-fsanitize=address,undefined", "-fno-omit-frame-pointer"]
+
+
+def build_checker(tmp, name, sources, pkgs=()):
+    """Builds tests/<name>.c with @sources (paths in the collection) under
+    AddressSanitizer and UBSan into @tmp; returns (binary, env to run it
+    with). SkipTest when gcc or a pkg-config package is missing."""
+    if not shutil.which("gcc"):
+        raise unittest.SkipTest("gcc missing")
+    flags = []
+    if pkgs:
+        try:
+            flags = subprocess.run(["pkg-config", "--cflags", "--libs"] +
+                                   list(pkgs), capture_output=True,
+                                   text=True, check=True).stdout.split()
+        except (OSError, subprocess.CalledProcessError):
+            raise unittest.SkipTest("pkg-config %s missing" % " ".join(pkgs))
+    binary = os.path.join(tmp, name)
+    subprocess.run(["gcc", "-g", "-O1", "-Wall", "-Wextra", "-Werror",
+                    "-D_GNU_SOURCE"] + SAN_FLAGS + ["-o", binary,
+                   "tests/%s.c" % name] + list(sources) + flags +
+                   ["-lm", "-pthread"], cwd=COLLECTION, check=True)
+    # libtraceevent 1.7 leaks a few bytes per parsed format: not ours
+    supp = os.path.join(tmp, "lsan.supp")
+    with open(supp, "w") as f:
+        f.write("leak:libtraceevent.so\nleak:libtracecmd.so\n")
+    env = dict(os.environ,
+               ASAN_OPTIONS="detect_leaks=1:allocator_may_return_null=1",
+               UBSAN_OPTIONS="halt_on_error=1:print_stacktrace=1",
+               LSAN_OPTIONS="suppressions=" + supp)
+    return binary, env
+
+
+SANITIZER_ERRORS = ("ERROR: AddressSanitizer", "ERROR: LeakSanitizer",
+                    "runtime error")

@@ -12,7 +12,7 @@ import subprocess
 import tempfile
 import unittest
 
-from swtest import COLLECTION, EXIT_BAD_LOG, EXIT_PASS, EXIT_USAGE
+from swtest import EXIT_BAD_LOG, EXIT_PASS, EXIT_USAGE, build_checker
 
 PF_KTHREAD = 0x00200000
 
@@ -44,14 +44,13 @@ def read_list(path):
 class TestKthreads(unittest.TestCase):
     @classmethod
     def setUpClass(cls):
-        if not shutil.which("gcc"):
-            raise unittest.SkipTest("gcc missing")
         cls.tmp = tempfile.mkdtemp(prefix="sw-kthreads-")
-        cls.bin = os.path.join(cls.tmp, "kthreads_check")
-        subprocess.run(["gcc", "-g", "-O1", "-Wall", "-Wextra", "-Werror",
-                        "-D_GNU_SOURCE", "-fsanitize=address,undefined",
-                        "-o", cls.bin, "tests/kthreads_check.c",
-                        "kthreads.c", "util.c"], cwd=COLLECTION, check=True)
+        try:
+            cls.bin, _ = build_checker(cls.tmp, "kthreads_check",
+                                       ["kthreads.c", "util.c"])
+        except BaseException:
+            shutil.rmtree(cls.tmp, ignore_errors=True)
+            raise
 
     @classmethod
     def tearDownClass(cls):

@@ -12,17 +12,12 @@ observed one (U_b = R_b - nb (nb + 1) / 2). With ties the ranks are
 mid-ranks and the count is over the observed mid-ranks.
 """
 import math
-import os
 import shutil
 import subprocess
 import tempfile
 import unittest
 
-from swtest import COLLECTION, EXIT_USAGE
-
-SOURCES = ["tests/stats_check.c", "stats.c"]
-SAN_ENV = {"ASAN_OPTIONS": "detect_leaks=1:allocator_may_return_null=1",
-           "UBSAN_OPTIONS": "halt_on_error=1:print_stacktrace=1"}
+from swtest import EXIT_USAGE, SANITIZER_ERRORS, build_checker
 
 
 def seq(lo, hi):
@@ -33,20 +28,13 @@ def seq(lo, hi):
 class TestStats(unittest.TestCase):
     @classmethod
     def setUpClass(cls):
-        if not shutil.which("gcc"):
-            raise unittest.SkipTest("gcc missing")
         cls.tmp = tempfile.mkdtemp(prefix="sw-stats-")
-        cls.bin = os.path.join(cls.tmp, "stats_check")
         try:
-            subprocess.run(["gcc", "-g", "-O1", "-Wall", "-Wextra",
-                            "-Werror", "-D_GNU_SOURCE",
-                            "-fsanitize=address,undefined",
-                            "-fno-omit-frame-pointer", "-o", cls.bin] +
-                           SOURCES + ["-lm"], cwd=COLLECTION, check=True)
+            cls.bin, cls.env = build_checker(cls.tmp, "stats_check",
+                                             ["stats.c"])
         except BaseException:
             shutil.rmtree(cls.tmp, ignore_errors=True)
             raise
-        cls.env = dict(os.environ, **SAN_ENV)
 
     @classmethod
     def tearDownClass(cls):
@@ -56,8 +44,7 @@ class TestStats(unittest.TestCase):
         p = subprocess.run([self.bin] + [str(a) for a in args],
                            capture_output=True, text=True, env=self.env,
                            timeout=60)
-        for bad in ("ERROR: AddressSanitizer", "ERROR: LeakSanitizer",
-                    "runtime error"):
+        for bad in SANITIZER_ERRORS:
             self.assertNotIn(bad, p.stderr, p.stderr)
         return p
 
@@ -211,6 +198,56 @@ class TestStats(unittest.TestCase):
         self.assertLess(abs(got - want), 1e-6 * want, (got, want))
         # impossible counts
         self.assertTrue(math.isnan(self.value("fisher", 11, 10, 0, 10)))
+
+    def test_binom(self):
+        """Binomial upper tail: hand values, then math.comb."""
+        # 1 or more of 32 at 3%: 1 - 0.97^32
+        self.assertValue(1 - 0.97 ** 32, "binom", 1, 32, 0.03)
+        # 4 or more of 32 at 3%: P0..P3 = 0.37731, 0.37342, 0.17901,
+        # 0.05536 (C(32, x) 0.03^x 0.97^(32 - x)), 1 - their sum = 0.01490
+        got = self.value("binom", 4, 32, 0.03)
+        self.assertLess(abs(got - 0.01490), 1e-5, got)
+        for k, n, p in ((0, 10, 0.5), (5, 10, 0.5), (30, 300, 0.05),
+                        (10, 10, 0.9)):
+            want = sum(math.comb(n, x) * p ** x * (1 - p) ** (n - x)
+                       for x in range(k, n + 1))
+            self.assertLess(abs(self.value("binom", k, n, p) - want),
+                            1e-9, (k, n, p))
+        self.assertTrue(math.isnan(self.value("binom", 11, 10, 0.5)))
+        self.assertTrue(math.isnan(self.value("binom", 1, 10, 1.5)))
+
+    def test_sequential_majority(self):
+        """verdict.c's rule (3 votes, then one at a time while no side
+        leads by 3, at most 9), against an enumeration of all 2^9 vote
+        sequences cut where the rule stops."""
+        def enumerate_rule(q, first=3, lead=3, most=9):
+            won = 0.0
+            for seq in range(2 ** most):
+                votes = [(seq >> i) & 1 for i in range(most)]
+                n = first
+                while True:
+                    b = sum(votes[:n])
+                    if abs(2 * b - n) >= lead or n == most:
+                        break
+                    n += 1
+                # each sequence stands for its first n votes only
+                if any(votes[n:]):
+                    continue
+                b = sum(votes[:n])
+                if 2 * b > n:
+                    won += q ** b * (1 - q) ** (n - b)
+            return won
+        for q in (0.01, 0.03, 0.1, 0.3, 0.5, 0.7):
+            want = enumerate_rule(q)
+            self.assertLess(abs(self.value("majority", q, 3, 3, 9) - want),
+                            1e-12, q)
+        # symmetric rule: a fair coin wins half the time
+        self.assertValue(0.5, "majority", 0.5, 3, 3, 9)
+        # small q: q^3 + 126 q^5 to within a few percent (verdict.c)
+        got = self.value("majority", 0.03, 3, 3, 9)
+        self.assertLess(abs(got / (0.03 ** 3 + 126 * 0.03 ** 5) - 1), 0.05)
+        # one vote, no extension: the vote itself
+        self.assertValue(0.2, "majority", 0.2, 1, 3, 1)
 
     def test_dispersion(self):
         """Pearson chi2 / (reps - 1) around the pooled share."""

@@ -21,26 +21,12 @@ import sys
 import tempfile
 import unittest
 
-from swtest import EXIT_BAD_LOG, EXIT_FAIL, EXIT_PASS, EXIT_USAGE, sw
+from swtest import (ANALYSIS_SOURCES, EXIT_BAD_LOG, EXIT_FAIL, EXIT_PASS,
+                    EXIT_USAGE, SANITIZER_ERRORS, build_checker, sw)
 
 HERE = os.path.dirname(os.path.abspath(__file__))
-COLLECTION = os.path.dirname(HERE)
 FIX = os.path.join(HERE, "fixtures", "trace")
-SOURCES = ["tests/trace_check.c", "trace_analyze.c", "trace_sched.c",
-           "trace_metrics.c", "trace_explain.c", "metrics.c",
-           "rtapp_metrics.c", "canary.c", "stats.c", "entity.c",
-           "kthreads.c", "samples.c", "events.c",
-           "util.c"]
 EXIT_BAD_TRACE = 7
-SAN_ENV = {"ASAN_OPTIONS": "detect_leaks=1:allocator_may_return_null=1",
-           "UBSAN_OPTIONS": "halt_on_error=1:print_stacktrace=1"}
-
-
-def pkg(*args):
-    return subprocess.run(["pkg-config"] + list(args) +
-                          ["libtracecmd", "json-c"], capture_output=True,
-                          text=True, check=True).stdout.split()
-
 
 EXPLAIN_HEAD = re.compile(r"^(wc|rt): (\d+) stretch")
 EXPLAIN_AT = re.compile(r"^  at (\d+)\.(\d{6}) \([+-][0-9.]+ s\): "
@@ -91,31 +77,18 @@ def close(a, b):
 class TraceFixtures(unittest.TestCase):
     @classmethod
     def setUpClass(cls):
-        try:
-            cflags, libs = pkg("--cflags"), pkg("--libs")
-        except (OSError, subprocess.CalledProcessError):
-            raise unittest.SkipTest("pkg-config libtracecmd json-c missing")
         cls.tmp = tempfile.mkdtemp(prefix="sw-trace-")
         try:
-            cls.setup_files(cflags, libs)
+            cls.setup_files()
         except BaseException:
             shutil.rmtree(cls.tmp, ignore_errors=True)
             raise
 
     @classmethod
-    def setup_files(cls, cflags, libs):
-        cls.bin = os.path.join(cls.tmp, "trace_check")
-        cmd = (["gcc", "-g", "-O1", "-Wall", "-Wextra", "-Werror",
-                "-D_GNU_SOURCE", "-fsanitize=address,undefined",
-                "-fno-omit-frame-pointer", "-o", cls.bin] + cflags +
-               SOURCES + libs + ["-lm", "-pthread"])
-        subprocess.run(cmd, cwd=COLLECTION, check=True)
-        # libtraceevent 1.7 leaks a few bytes per parsed format: not ours
-        supp = os.path.join(cls.tmp, "lsan.supp")
-        with open(supp, "w") as f:
-            f.write("leak:libtraceevent.so\nleak:libtracecmd.so\n")
-        cls.env = dict(os.environ, **SAN_ENV)
-        cls.env["LSAN_OPTIONS"] = "suppressions=" + supp
+    def setup_files(cls):
+        cls.bin, cls.env = build_checker(cls.tmp, "trace_check",
+                                         ANALYSIS_SOURCES,
+                                         ("libtracecmd", "json-c"))
         cls.dats = {}
         for gz in sorted(os.listdir(FIX)):
             if gz.endswith(".dat.gz"):
@@ -132,8 +105,7 @@ class TraceFixtures(unittest.TestCase):
     def check(self, *args):
         p = subprocess.run([self.bin] + list(args), capture_output=True,
                            text=True, env=self.env, timeout=120)
-        for bad in ("ERROR: AddressSanitizer", "ERROR: LeakSanitizer",
-                    "runtime error"):
+        for bad in SANITIZER_ERRORS:
             self.assertNotIn(bad, p.stderr, p.stderr)
         return p
 

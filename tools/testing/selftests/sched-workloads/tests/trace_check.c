@@ -17,15 +17,19 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "../cpubits.h"
 #include "../trace_analyze.h"
 
 #define MAX_ARGS 16
 
-static int parse_cpus(const char *s, uint64_t *mask)
+static int cpu_lists[MAX_ARGS][CPUBITS_MAX_CPUS];
+
+/* "0-3,7" into @cpus (room for every CPU the kernel could have). */
+static int parse_cpus(const char *s, int *cpus, size_t *n)
 {
 	char *end;
 
-	*mask = 0;
+	*n = 0;
 	while (*s) {
 		unsigned long a = strtoul(s, &end, 10), b = a;
 
@@ -33,10 +37,10 @@ static int parse_cpus(const char *s, uint64_t *mask)
 			return -1;
 		if (*end == '-')
 			b = strtoul(end + 1, &end, 10);
-		if (a > b || b > 63)
+		if (a > b || b >= CPUBITS_MAX_CPUS)
 			return -1;
-		for (; a <= b; a++)
-			*mask |= 1ull << a;
+		for (; a <= b && *n < CPUBITS_MAX_CPUS; a++)
+			cpus[(*n)++] = (int)a;
 		if (*end == ',')
 			end++;
 		else if (*end)
@@ -84,8 +88,10 @@ int main(int argc, char **argv)
 				return help();
 			*eq = '\0';
 			aff[o.naff].comm = optarg;
-			if (parse_cpus(eq + 1, &aff[o.naff].mask))
+			if (parse_cpus(eq + 1, cpu_lists[o.naff],
+				       &aff[o.naff].ncpus))
 				return help();
+			aff[o.naff].cpus = cpu_lists[o.naff];
 			o.naff++;
 			break;
 		case 't':
