@@ -43,12 +43,13 @@ static const struct option analyze_long_opts[] = {
 	{ "all-cpus", no_argument, NULL, 'a' },
 	{ "baseline", required_argument, NULL, 'b' },
 	{ "explain", no_argument, NULL, 'x' },
+	{ "help", no_argument, NULL, 'h' },
 	{ NULL, 0, NULL, 0 },
 };
 
-static void analyze_usage(void)
+static void analyze_usage(FILE *f)
 {
-	fprintf(stderr,
+	fprintf(f,
 		"usage: sched-workloads analyze [--logs DIR [--basename rt-app]]\n"
 		"                               [--trace trace.dat] [--workload FILE]\n"
 		"                               [--metrics-out FILE] [--events-out FILE]\n"
@@ -226,14 +227,17 @@ int cmd_analyze(int argc, char **argv)
 		case 'x':
 			o.explain = 1;
 			break;
+		case 'h':
+			analyze_usage(stdout);
+			return SW_EXIT_PASS;
 		default:
-			analyze_usage();
+			analyze_usage(stderr);
 			return SW_EXIT_USAGE;
 		}
 	}
 	if ((!o.logs && !o.trace) || (o.explain && !o.trace) ||
 	    optind != argc) {
-		analyze_usage();
+		analyze_usage(stderr);
 		return SW_EXIT_USAGE;
 	}
 	if (measure(&o, &set, &lost, &err))

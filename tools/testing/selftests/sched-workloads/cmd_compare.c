@@ -263,6 +263,7 @@ static const char *class_check(const char *a_dir, const char *b_dir)
 
 static const struct option compare_opts[] = {
 	{ "force", no_argument, NULL, 'f' },
+	{ "help", no_argument, NULL, 'h' },
 	{ NULL, 0, NULL, 0 },
 };
 
@@ -274,7 +275,11 @@ int cmd_compare(int argc, char **argv)
 	struct dirent *de;
 	DIR *d;
 
-	while ((c = getopt_long(argc, argv, "f", compare_opts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "fh", compare_opts, NULL)) != -1) {
+		if (c == 'h') {
+			printf("usage: sched-workloads compare [--force] RESULTS_A RESULTS_B\n");
+			return SW_EXIT_PASS;
+		}
 		if (c != 'f')
 			goto usage;
 		force = 1;

@@ -133,9 +133,9 @@ static int find_baseline(const char *file, const char *bdir, const char *dir,
 	return ret;
 }
 
-static void replay_usage(void)
+static void replay_usage(FILE *f)
 {
-	fprintf(stderr,
+	fprintf(f,
 		"usage: sched-workloads replay [-n N] [--baseline FILE | -B DIR] RESULTS/WORKLOAD\n"
 		"  the run protocol again on the repetitions a run recorded there,\n"
 		"  N a round (default 3)\n");
@@ -212,6 +212,7 @@ int cmd_replay(int argc, char **argv)
 		{ "baseline", required_argument, NULL, 'b' },
 		{ "baselines", required_argument, NULL, 'B' },
 		{ "repetitions", required_argument, NULL, 'n' },
+		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
 	const char *file = NULL, *bdir = NULL;
@@ -219,8 +220,11 @@ int cmd_replay(int argc, char **argv)
 	struct sw_err err = { 0 };
 	int c, reps = 3;
 
-	while ((c = getopt_long(argc, argv, "B:n:", opts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "B:n:h", opts, NULL)) != -1) {
 		switch (c) {
+		case 'h':
+			replay_usage(stdout);
+			return SW_EXIT_PASS;
 		case 'b':
 			file = optarg;
 			break;
@@ -230,17 +234,17 @@ int cmd_replay(int argc, char **argv)
 		case 'n':
 			reps = atoi(optarg);
 			if (reps < 1 || reps > SAMPLES_MAX_REPS) {
-				replay_usage();
+				replay_usage(stderr);
 				return SW_EXIT_USAGE;
 			}
 			break;
 		default:
-			replay_usage();
+			replay_usage(stderr);
 			return SW_EXIT_USAGE;
 		}
 	}
 	if (optind != argc - 1 || (file && bdir)) {
-		replay_usage();
+		replay_usage(stderr);
 		return SW_EXIT_USAGE;
 	}
 	if (!bdir) {

@@ -16,9 +16,10 @@
  * VERDICT_MAX_REPS (9): a sequential test that stops at an odd count, so
  * the median is a majority. With q the chance that one clean repetition
  * falls beyond the bound, a clean check fails falsely with probability
- * about q^3 + 126 q^5 (q = 0.03: 3e-5; q = 0.1: 2e-3). The qualification
- * command prints q per check: a check with q above 0.03 is too tight for
- * the battery's rate and must be fixed (its workload, its metric or its
+ * about q^3 + 126 q^5 (q = 0.03: 3e-5; q = 0.1: 2e-3; exactly:
+ * stats_sequential_majority()). The qualification command counts q per
+ * check: one whose count shows q above 0.03 is too tight for the
+ * battery's rate and must be fixed (its workload, its metric or its
  * bound, for a reason written in the workload). With fewer than three
  * repetitions asked for, nothing is added: each check is judged on what
  * was asked.
