@@ -23,37 +23,8 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "../cpubits.h"
 #include "../trace_internal.h"
-
-#define MAX_ARGS 16
-
-static int cpu_lists[MAX_ARGS][CPUBITS_MAX_CPUS];
-
-static int parse_cpus(const char *s, int *cpus, size_t *n)
-{
-	char *end;
-
-	*n = 0;
-	while (*s) {
-		unsigned long a = strtoul(s, &end, 10), b = a;
-
-		if (end == s)
-			return -1;
-		if (*end == '-')
-			b = strtoul(end + 1, &end, 10);
-		if (a > b || b >= CPUBITS_MAX_CPUS)
-			return -1;
-		for (; a <= b && *n < CPUBITS_MAX_CPUS; a++)
-			cpus[(*n)++] = (int)a;
-		if (*end == ',')
-			end++;
-		else if (*end)
-			return -1;
-		s = end;
-	}
-	return 0;
-}
+#include "checker_opts.h"
 
 /* One line's event; 0, or -1 when malformed. */
 static int feed(struct trace_report *r, const char *line)
@@ -108,51 +79,22 @@ static int help(void)
 
 int main(int argc, char **argv)
 {
-	struct trace_affinity aff[MAX_ARGS];
-	const char *globs[MAX_ARGS];
-	struct trace_opts o = { .aff = aff };
+	struct checker_opts c = { 0 };
 	struct metric_set set = { 0 };
 	struct trace_report *r;
-	char line[512], *eq;
 	unsigned long lineno = 0;
-	size_t nglobs = 0;
+	char line[512];
 	int opt, ncpus;
 
-	while ((opt = getopt(argc, argv, "aA:t:")) != -1) {
-		switch (opt) {
-		case 'a':
-			o.affinity_all = 1;
-			break;
-		case 'A':
-			eq = strchr(optarg, '=');
-			if (!eq || o.naff == MAX_ARGS)
-				return help();
-			*eq = '\0';
-			aff[o.naff].comm = optarg;
-			if (parse_cpus(eq + 1, cpu_lists[o.naff],
-				       &aff[o.naff].ncpus))
-				return help();
-			aff[o.naff].cpus = cpu_lists[o.naff];
-			o.naff++;
-			break;
-		case 't':
-			if (nglobs == MAX_ARGS)
-				return help();
-			globs[nglobs++] = optarg;
-			break;
-		default:
+	while ((opt = getopt(argc, argv, "aA:t:")) != -1)
+		if (checker_opt(&c, opt, optarg) != 1)
 			return help();
-		}
-	}
 	if (optind != argc - 1)
 		return help();
+	checker_opts_done(&c);
 	ncpus = atoi(argv[optind]);
-	if (nglobs) {
-		o.task_globs = globs;
-		o.ntask_globs = nglobs;
-	}
 	r = calloc(1, sizeof(*r));
-	if (!r || ta_report_init(r, "stdin", ncpus, &o)) {
+	if (!r || ta_report_init(r, "stdin", ncpus, &c.o)) {
 		fprintf(stderr, "sched_stream_check: bad CPU count %s, or out of memory\n",
 			argv[optind]);
 		trace_report_free(r);
@@ -172,7 +114,7 @@ int main(int argc, char **argv)
 	ta_finish(r);
 	ta_classify(r);
 	trace_report_explain(r, stderr);
-	if (trace_report_add_metrics(r, &o, &set) ||
+	if (trace_report_add_metrics(r, &c.o, &set) ||
 	    metric_set_write_json(&set, stdout)) {
 		fprintf(stderr, "sched_stream_check: %s\n", strerror(errno));
 		trace_report_free(r);

@@ -6,6 +6,7 @@ import json
 import os
 import shutil
 import subprocess
+import tempfile
 import unittest
 
 HERE = os.path.dirname(os.path.abspath(__file__))
@@ -83,11 +84,13 @@ def ktap_results(text):
     return out
 
 
-# The analysis modules the C checkers under tests/ link with.
-ANALYSIS_SOURCES = ["trace_analyze.c", "trace_sched.c", "trace_metrics.c",
-                    "trace_explain.c", "metrics.c", "rtapp_metrics.c",
-                    "canary.c", "stats.c", "entity.c", "kthreads.c",
-                    "samples.c", "events.c", "util.c"]
+# What trace_check and sched_stream_check link with: the trace analysis
+# and their shared options.
+ANALYSIS_SOURCES = ["tests/checker_opts.c", "trace_analyze.c",
+                    "trace_sched.c", "trace_metrics.c", "trace_explain.c",
+                    "metrics.c", "rtapp_metrics.c", "canary.c", "stats.c",
+                    "entity.c", "kthreads.c", "samples.c", "events.c",
+                    "util.c"]
 SAN_FLAGS = ["-fsanitize=address,undefined", "-fno-omit-frame-pointer"]
 
 
@@ -119,6 +122,18 @@ def build_checker(tmp, name, sources, pkgs=()):
                UBSAN_OPTIONS="halt_on_error=1:print_stacktrace=1",
                LSAN_OPTIONS="suppressions=" + supp)
     return binary, env
+
+
+def setup_checker(cls, name, sources, pkgs=()):
+    """setUpClass of a test of a C checker: cls.tmp, a new directory
+    (removed again when the build fails), and cls.bin, cls.env as
+    build_checker() gives them."""
+    cls.tmp = tempfile.mkdtemp(prefix="sw-%s-" % name)
+    try:
+        cls.bin, cls.env = build_checker(cls.tmp, name, sources, pkgs)
+    except BaseException:
+        shutil.rmtree(cls.tmp, ignore_errors=True)
+        raise
 
 
 SANITIZER_ERRORS = ("ERROR: AddressSanitizer", "ERROR: LeakSanitizer",

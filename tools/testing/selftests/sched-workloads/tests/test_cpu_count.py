@@ -20,11 +20,10 @@ Allowed the idle CPU, the waiter counts; kept off it, nothing does.
 import json
 import shutil
 import subprocess
-import tempfile
 import unittest
 
 from swtest import (ANALYSIS_SOURCES, EXIT_PASS, EXIT_USAGE,
-                    SANITIZER_ERRORS, build_checker)
+                    SANITIZER_ERRORS, setup_checker)
 
 WAIT_CPU = 3
 HOG, WAITER = 1000, 900000
@@ -59,14 +58,8 @@ def scene(ncpus, idle_cpu, waiter_prio=120, hog_prio=120):
 class TestManyCpus(unittest.TestCase):
     @classmethod
     def setUpClass(cls):
-        cls.tmp = tempfile.mkdtemp(prefix="sw-cpus-")
-        try:
-            cls.bin, cls.env = build_checker(cls.tmp, "sched_stream_check",
-                                             ANALYSIS_SOURCES,
-                                             ("libtracecmd", "json-c"))
-        except BaseException:
-            shutil.rmtree(cls.tmp, ignore_errors=True)
-            raise
+        setup_checker(cls, "sched_stream_check", ANALYSIS_SOURCES,
+                      ("libtracecmd", "json-c"))
 
     @classmethod
     def tearDownClass(cls):

@@ -9,10 +9,9 @@ parenthesis) with PF_KTHREAD (0x00200000) set.
 import os
 import shutil
 import subprocess
-import tempfile
 import unittest
 
-from swtest import EXIT_BAD_LOG, EXIT_PASS, EXIT_USAGE, build_checker
+from swtest import EXIT_BAD_LOG, EXIT_PASS, EXIT_USAGE, setup_checker
 
 PF_KTHREAD = 0x00200000
 
@@ -44,13 +43,7 @@ def read_list(path):
 class TestKthreads(unittest.TestCase):
     @classmethod
     def setUpClass(cls):
-        cls.tmp = tempfile.mkdtemp(prefix="sw-kthreads-")
-        try:
-            cls.bin, _ = build_checker(cls.tmp, "kthreads_check",
-                                       ["kthreads.c", "util.c"])
-        except BaseException:
-            shutil.rmtree(cls.tmp, ignore_errors=True)
-            raise
+        setup_checker(cls, "kthreads_check", ["kthreads.c", "util.c"])
 
     @classmethod
     def tearDownClass(cls):

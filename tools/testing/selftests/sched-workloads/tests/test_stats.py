@@ -14,10 +14,9 @@ mid-ranks and the count is over the observed mid-ranks.
 import math
 import shutil
 import subprocess
-import tempfile
 import unittest
 
-from swtest import EXIT_USAGE, SANITIZER_ERRORS, build_checker
+from swtest import EXIT_USAGE, SANITIZER_ERRORS, setup_checker
 
 
 def seq(lo, hi):
@@ -28,13 +27,7 @@ def seq(lo, hi):
 class TestStats(unittest.TestCase):
     @classmethod
     def setUpClass(cls):
-        cls.tmp = tempfile.mkdtemp(prefix="sw-stats-")
-        try:
-            cls.bin, cls.env = build_checker(cls.tmp, "stats_check",
-                                             ["stats.c"])
-        except BaseException:
-            shutil.rmtree(cls.tmp, ignore_errors=True)
-            raise
+        setup_checker(cls, "stats_check", ["stats.c"])
 
     @classmethod
     def tearDownClass(cls):

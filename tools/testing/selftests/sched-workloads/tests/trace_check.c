@@ -17,38 +17,8 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "../cpubits.h"
 #include "../trace_analyze.h"
-
-#define MAX_ARGS 16
-
-static int cpu_lists[MAX_ARGS][CPUBITS_MAX_CPUS];
-
-/* "0-3,7" into @cpus (room for every CPU the kernel could have). */
-static int parse_cpus(const char *s, int *cpus, size_t *n)
-{
-	char *end;
-
-	*n = 0;
-	while (*s) {
-		unsigned long a = strtoul(s, &end, 10), b = a;
-
-		if (end == s)
-			return -1;
-		if (*end == '-')
-			b = strtoul(end + 1, &end, 10);
-		if (a > b || b >= CPUBITS_MAX_CPUS)
-			return -1;
-		for (; a <= b && *n < CPUBITS_MAX_CPUS; a++)
-			cpus[(*n)++] = (int)a;
-		if (*end == ',')
-			end++;
-		else if (*end)
-			return -1;
-		s = end;
-	}
-	return 0;
-}
+#include "checker_opts.h"
 
 static int help(void)
 {
@@ -59,57 +29,40 @@ static int help(void)
 
 int main(int argc, char **argv)
 {
-	struct trace_affinity aff[MAX_ARGS];
-	const char *globs[MAX_ARGS];
-	struct trace_opts o = { .aff = aff, .task_globs = NULL };
+	struct checker_opts c = { 0 };
+	struct trace_opts *o = &c.o;
 	struct kthread_list kt = { 0 };
 	struct metric_set set = { 0 };
 	struct trace_report *r = NULL;
 	struct sw_err err = { 0 };
 	const char *note;
-	char *eq;
 	int opt, ret = SW_EXIT_PASS;
-	size_t nglobs = 0;
 
 	while ((opt = getopt(argc, argv, "s:e:aA:t:b:k:")) != -1) {
+		switch (checker_opt(&c, opt, optarg)) {
+		case 1:
+			continue;
+		case -1:
+			return help();
+		}
 		switch (opt) {
 		case 's':
-			o.start_ns = strtoull(optarg, NULL, 10);
+			o->start_ns = strtoull(optarg, NULL, 10);
 			break;
 		case 'e':
-			o.end_ns = strtoull(optarg, NULL, 10);
-			break;
-		case 'a':
-			o.affinity_all = 1;
-			break;
-		case 'A':
-			eq = strchr(optarg, '=');
-			if (!eq || o.naff == MAX_ARGS)
-				return help();
-			*eq = '\0';
-			aff[o.naff].comm = optarg;
-			if (parse_cpus(eq + 1, cpu_lists[o.naff],
-				       &aff[o.naff].ncpus))
-				return help();
-			aff[o.naff].cpus = cpu_lists[o.naff];
-			o.naff++;
-			break;
-		case 't':
-			if (nglobs == MAX_ARGS)
-				return help();
-			globs[nglobs++] = optarg;
+			o->end_ns = strtoull(optarg, NULL, 10);
 			break;
 		case 'b':
-			o.buffer = optarg;
+			o->buffer = optarg;
 			break;
 		case 'k':
-			if (o.kthreads || kthreads_read(optarg, &kt, &err)) {
+			if (o->kthreads || kthreads_read(optarg, &kt, &err)) {
 				fprintf(stderr, "trace_check: %s\n", err.msg[0] ?
 					err.msg : "-k given twice, or no such file");
 				kthreads_free(&kt);
 				return err.code ? err.code : SW_EXIT_USAGE;
 			}
-			o.kthreads = &kt;
+			o->kthreads = &kt;
 			break;
 		default:
 			return help();
@@ -117,12 +70,9 @@ int main(int argc, char **argv)
 	}
 	if (optind != argc - 1)
 		return help();
-	if (nglobs) {
-		o.task_globs = globs;
-		o.ntask_globs = nglobs;
-	}
+	checker_opts_done(&c);
 
-	if (trace_analyze(argv[optind], &o, &r, &err)) {
+	if (trace_analyze(argv[optind], o, &r, &err)) {
 		fprintf(stderr, "trace_check: %s\n", err.msg);
 		kthreads_free(&kt);
 		return err.code;
@@ -131,7 +81,7 @@ int main(int argc, char **argv)
 	if (note)
 		fprintf(stderr, "trace_check: %s: %s\n", argv[optind], note);
 	trace_report_explain(r, stderr);
-	if (trace_report_add_metrics(r, &o, &set) ||
+	if (trace_report_add_metrics(r, o, &set) ||
 	    metric_set_write_json(&set, stdout)) {
 		fprintf(stderr, "trace_check: %s\n", strerror(errno));
 		ret = SW_EXIT_RUN_ERROR;
