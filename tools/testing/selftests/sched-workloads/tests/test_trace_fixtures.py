@@ -349,13 +349,11 @@ class TraceFixtures(unittest.TestCase):
         self.assertEqual(lines[1], "    sw_neighbour (pid %d, fair nice 0) "
                          "%.1f%%" % (hog.pid, 100 * self.share(ref, hog)))
 
-    def test_kthread_list_moves_share(self):
-        """A pid kthreads.txt declares a kernel thread counts in
-        kthread.cpu_share, not in foreign.cpu_share: the hog of the
-        disturbed repetition, declared one, moves its whole share."""
-        logs = os.path.join(HERE, "fixtures", "logs", "disturbed")
-        before, _ = self.analyze(logs)
-        d = os.path.join(self.tmp, "kthread-logs")
+    def hog_as_kthread(self, logs, name):
+        """A copy of the disturbed repetition's @logs in tmp/@name whose
+        kthreads.txt declares its hog (sw_neighbour) a kernel thread;
+        returns (copy, reference analysis, the hog's reference task)."""
+        d = os.path.join(self.tmp, name)
         shutil.copytree(logs, d, dirs_exist_ok=True)
         ws, we = logs_window(logs)
         ref = self.reference("disturbed", "-t", "pulse", "-s", str(ws),
@@ -363,6 +361,15 @@ class TraceFixtures(unittest.TestCase):
         hog = [t for t in ref.all if t.comm == "sw_neighbour"][0]
         with open(os.path.join(d, "kthreads.txt"), "a") as f:
             f.write("%d sw_neighbour\n" % hog.pid)
+        return d, ref, hog
+
+    def test_kthread_list_moves_share(self):
+        """A pid kthreads.txt declares a kernel thread counts in
+        kthread.cpu_share, not in foreign.cpu_share: the hog of the
+        disturbed repetition, declared one, moves its whole share."""
+        logs = os.path.join(HERE, "fixtures", "logs", "disturbed")
+        before, _ = self.analyze(logs)
+        d, ref, hog = self.hog_as_kthread(logs, "kthread-logs")
         after, text = self.analyze(d)
         b, a = before["system"]["system"], after["system"]["system"]
         moved = self.share(ref, hog)
@@ -383,14 +390,7 @@ class TraceFixtures(unittest.TestCase):
         because of the kernel under test would be."""
         logs = os.path.join(HERE, "fixtures", "logs", "disturbed")
         name = "disturbed.system.kthread.cpu_share"
-        d = os.path.join(self.tmp, "spinning-logs")
-        shutil.copytree(logs, d, dirs_exist_ok=True)
-        ws, we = logs_window(logs)
-        ref = self.reference("disturbed", "-t", "pulse", "-s", str(ws),
-                             "-e", str(we))
-        hog = [t for t in ref.all if t.comm == "sw_neighbour"][0]
-        with open(os.path.join(d, "kthreads.txt"), "a") as f:
-            f.write("%d sw_neighbour\n" % hog.pid)
+        d, ref, hog = self.hog_as_kthread(logs, "spinning-logs")
         for logdir, ok in ((logs, True), (d, False)):
             r = sw("analyze", "--logs", logdir, "--trace",
                    self.dats["disturbed"], "--workload",
