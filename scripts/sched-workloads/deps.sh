@@ -24,7 +24,7 @@ usage() {
 [ $# -eq 1 ] || usage
 
 run_pkgs="gcc libc6-dev make pkg-config libjson-c-dev libtracefs-dev"
-run_pkgs="$run_pkgs libtracecmd-dev libtraceevent-dev rt-app trace-cmd"
+run_pkgs="$run_pkgs libtracecmd-dev libtraceevent-dev libzstd-dev rt-app trace-cmd"
 run_pkgs="$run_pkgs rsync xz-utils perl"
 # The kselftest harness (and checkpatch) come from this one's tarball.
 if [ -z "${KSRC:-}" ]; then

@@ -29,7 +29,7 @@ struct analyze_opts {
 	const char *logs, *basename, *trace, *workload, *metrics_out;
 	const char *events_out;
 	const char *buffer, *baseline;
-	int all_cpus, explain;
+	int all_cpus, explain, use_libtracecmd;
 };
 
 static const struct option analyze_long_opts[] = {
@@ -43,6 +43,7 @@ static const struct option analyze_long_opts[] = {
 	{ "all-cpus", no_argument, NULL, 'a' },
 	{ "baseline", required_argument, NULL, 'b' },
 	{ "explain", no_argument, NULL, 'x' },
+	{ "reader", required_argument, NULL, 'r' },
 	{ "help", no_argument, NULL, 'h' },
 	{ NULL, 0, NULL, 0 },
 };
@@ -55,7 +56,7 @@ static void analyze_usage(FILE *f)
 		"                               [--metrics-out FILE] [--events-out FILE]\n"
 		"                               [--buffer NAME]\n"
 		"                               [--all-cpus] [--baseline FILE]\n"
-		"                               [--explain]\n"
+		"                               [--explain] [--reader pages|libtracecmd]\n"
 		"  --workload  the checks to judge; its tasks and their \"cpus\" also\n"
 		"              say which threads get per-task trace metrics and\n"
 		"              where they may run (work conservation)\n"
@@ -70,6 +71,9 @@ static void analyze_usage(FILE *f)
 		"              CPU, which tasks) and the tasks outside the\n"
 		"              workload that ran most, instead of metrics or\n"
 		"              verdicts\n"
+		"  --reader    how to read a version 7 trace.dat's events: its\n"
+		"              ring-buffer pages directly (the default), or\n"
+		"              libtracecmd's iteration (slower; for cross-checks)\n"
 		"  DIR/kthreads.txt, when there, lists the kernel threads\n");
 }
 
@@ -103,6 +107,7 @@ static int add_trace_metrics(const struct analyze_opts *o,
 	}
 	scope.opts.affinity_all = o->all_cpus;
 	scope.opts.buffer = o->buffer;
+	scope.opts.use_libtracecmd = o->use_libtracecmd;
 	scope.explain = o->explain ? stdout : NULL;
 	ret = trace_scope_measure(&scope, o->trace, set, &lost_events, err);
 	trace_scope_free(&scope);
@@ -226,6 +231,14 @@ int cmd_analyze(int argc, char **argv)
 			break;
 		case 'x':
 			o.explain = 1;
+			break;
+		case 'r':
+			if (strcmp(optarg, "pages") &&
+			    strcmp(optarg, "libtracecmd")) {
+				analyze_usage(stderr);
+				return SW_EXIT_USAGE;
+			}
+			o.use_libtracecmd = !strcmp(optarg, "libtracecmd");
 			break;
 		case 'h':
 			analyze_usage(stdout);

@@ -49,17 +49,22 @@ static int hist_alloc(struct event_hist *h)
 	return h->count ? 0 : -1;
 }
 
-int event_hist_add(struct event_hist *h, double v)
+int event_hist_add_n(struct event_hist *h, double v, uint64_t count)
 {
-	if (isnan(v) || hist_alloc(h))
-		return isnan(v) ? 0 : -1;
-	h->count[bin_of(v) + EVENT_HALF]++;
+	if (isnan(v) || !count || hist_alloc(h))
+		return isnan(v) || !count ? 0 : -1;
+	h->count[bin_of(v) + EVENT_HALF] += count;
 	if (!h->n || v < h->min)
 		h->min = v;
 	if (!h->n || v > h->max)
 		h->max = v;
-	h->n++;
+	h->n += count;
 	return 0;
+}
+
+int event_hist_add(struct event_hist *h, double v)
+{
+	return event_hist_add_n(h, v, 1);
 }
 
 int event_hist_merge(struct event_hist *to, const struct event_hist *from)

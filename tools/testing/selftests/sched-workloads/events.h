@@ -34,6 +34,8 @@ struct event_hist {
 };
 
 int event_hist_add(struct event_hist *h, double v);
+/* @count events of value @v. */
+int event_hist_add_n(struct event_hist *h, double v, uint64_t count);
 /* Adds every event of @from to @to (pooling repetitions). */
 int event_hist_merge(struct event_hist *to, const struct event_hist *from);
 void event_hist_free(struct event_hist *h);

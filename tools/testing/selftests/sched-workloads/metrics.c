@@ -69,11 +69,16 @@ static const struct {
 	{ trace_series_defs, &trace_series_count },
 };
 
+static int hist_add_n(double v, uint64_t count, void *h)
+{
+	return event_hist_add_n(h, v, count);
+}
+
 /* Every series of @entity into its histograms of the repetition. */
 static int add_series(struct event_rep *r, enum metric_source src,
 		      const void *entity, const char *name)
 {
-	size_t t, i, k;
+	size_t t, i;
 
 	for (t = 0; t < ARRAY_SIZE(series_tables); t++) {
 		for (i = 0; i < *series_tables[t].count; i++) {
@@ -87,9 +92,8 @@ static int add_series(struct event_rep *r, enum metric_source src,
 			h = event_rep_hist(r, src, name, sd->name);
 			if (!h)
 				return -1;
-			for (k = 0; s && k < s->n; k++)
-				if (event_hist_add(h, s->v[k]))
-					return -1;
+			if (s && series_each(s, hist_add_n, h))
+				return -1;
 		}
 	}
 	return 0;

@@ -74,13 +74,8 @@ static double rtapp_step_missed(const void *entity,
 static double rtapp_missed(const void *entity, const struct metric_def *def)
 {
 	struct rtapp_task_log *t = (struct rtapp_task_log *)entity;
-	const struct series *s = &t->s[RS_SLACK];
-	size_t i, n = 0;
-
 	(void)def;
-	for (i = 0; i < s->n; i++)
-		n += s->v[i] < 0;
-	return (double)n;
+	return (double)t->s[RS_SLACK].neg;
 }
 
 #define ROW(n, u, fn, a, h) { .name = n, .unit = u, \

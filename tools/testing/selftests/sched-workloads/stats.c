@@ -9,18 +9,91 @@
 
 #include "stats.h"
 
+/* The bin of @v: 0 for |v| < 2^SERIES_MIN_EXP, signed like @v. */
+static int series_bin(double v)
+{
+	double a = fabs(v);
+	int e, b;
+
+	if (!(a >= ldexp(1, SERIES_MIN_EXP)))
+		return 0;
+	/* a = m * 2^e with 0.5 <= m < 1 */
+	a = frexp(a, &e);
+	e -= 1;
+	if (e >= SERIES_MAX_EXP)
+		b = SERIES_HALF;
+	else
+		b = 1 + (e - SERIES_MIN_EXP) * SERIES_BINS_PER_OCTAVE +
+		    (int)((2 * a - 1) * SERIES_BINS_PER_OCTAVE);
+	if (b > SERIES_HALF)
+		b = SERIES_HALF;
+	return v < 0 ? -b : b;
+}
+
+/* The middle of bin @b (0: zero), clamped to what was seen. */
+static double series_bin_mid(const struct series *s, int b)
+{
+	int a = b < 0 ? -b : b, e, k;
+	double lo, hi, mid;
+
+	if (!a)
+		return 0;
+	e = (a - 1) / SERIES_BINS_PER_OCTAVE + SERIES_MIN_EXP;
+	k = (a - 1) % SERIES_BINS_PER_OCTAVE;
+	lo = ldexp(1 + (double)k / SERIES_BINS_PER_OCTAVE, e);
+	hi = ldexp(1 + (double)(k + 1) / SERIES_BINS_PER_OCTAVE, e);
+	mid = (lo + hi) / 2 * (b < 0 ? -1 : 1);
+	if (mid < s->min)
+		mid = s->min;
+	if (mid > s->max)
+		mid = s->max;
+	return mid;
+}
+
+/* Moves the exact samples into the histogram. */
+static int series_to_bins(struct series *s)
+{
+	size_t i;
+
+	s->bins = calloc(SERIES_NBINS, sizeof(*s->bins));
+	if (!s->bins)
+		return -1;
+	for (i = 0; i < s->n; i++)
+		s->bins[series_bin(s->v[i]) + SERIES_HALF]++;
+	free(s->v);
+	s->v = NULL;
+	s->cap = 0;
+	return 0;
+}
+
 int series_add(struct series *s, double v)
 {
-	if (s->n == s->cap) {
+	if (!s->bins && s->n == s->cap) {
 		size_t cap = s->cap ? s->cap * 2 : 64;
-		double *nv = realloc(s->v, cap * sizeof(*nv));
+		double *nv;
 
-		if (!nv)
-			return -1;
-		s->v = nv;
-		s->cap = cap;
+		if (s->n >= SERIES_EXACT_MAX) {
+			if (series_to_bins(s))
+				return -1;
+		} else {
+			nv = realloc(s->v, cap * sizeof(*nv));
+			if (!nv)
+				return -1;
+			s->v = nv;
+			s->cap = cap;
+		}
 	}
-	s->v[s->n++] = v;
+	if (s->bins)
+		s->bins[series_bin(v) + SERIES_HALF]++;
+	else
+		s->v[s->n] = v;
+	if (!s->n || v < s->min)
+		s->min = v;
+	if (!s->n || v > s->max)
+		s->max = v;
+	s->n++;
+	s->sum += v;
+	s->neg += v < 0;
 	s->sorted = 0;
 	return 0;
 }
@@ -28,10 +101,8 @@ int series_add(struct series *s, double v)
 void series_free(struct series *s)
 {
 	free(s->v);
-	s->v = NULL;
-	s->n = 0;
-	s->cap = 0;
-	s->sorted = 0;
+	free(s->bins);
+	memset(s, 0, sizeof(*s));
 }
 
 static int cmp_double(const void *a, const void *b)
@@ -43,10 +114,32 @@ static int cmp_double(const void *a, const void *b)
 
 static void series_sort(struct series *s)
 {
-	if (!s->sorted) {
+	if (!s->sorted && !s->bins) {
 		qsort(s->v, s->n, sizeof(*s->v), cmp_double);
 		s->sorted = 1;
 	}
+}
+
+/* Sample number @rank (1-based) in sorted order. */
+static double series_rank(struct series *s, size_t rank)
+{
+	uint64_t seen = 0;
+	int b;
+
+	if (!s->bins) {
+		series_sort(s);
+		return s->v[rank - 1];
+	}
+	if (rank == 1)
+		return s->min;
+	if (rank == s->n)
+		return s->max;
+	for (b = -SERIES_HALF; b <= SERIES_HALF; b++) {
+		seen += s->bins[b + SERIES_HALF];
+		if (seen >= rank)
+			return series_bin_mid(s, b);
+	}
+	return s->max;
 }
 
 double series_percentile(struct series *s, double p)
@@ -55,21 +148,43 @@ double series_percentile(struct series *s, double p)
 
 	if (!s->n)
 		return NAN;
-	series_sort(s);
 	/* Nearest rank; the epsilon keeps 0.99 * 100 from rounding up. */
 	rank = (size_t)ceil(p / 100.0 * (double)s->n - 1e-9);
 	if (rank < 1)
 		rank = 1;
 	if (rank > s->n)
 		rank = s->n;
-	return s->v[rank - 1];
+	return series_rank(s, rank);
+}
+
+int series_each(const struct series *s,
+		int (*fn)(double v, uint64_t count, void *arg), void *arg)
+{
+	size_t i;
+	int b, rc;
+
+	for (i = 0; !s->bins && i < s->n; i++) {
+		rc = fn(s->v[i], 1, arg);
+		if (rc)
+			return rc;
+	}
+	if (!s->bins || !s->n)
+		return 0;
+	/* the extremes are known exactly: give them as they are */
+	rc = fn(s->min, 1, arg);
+	for (b = -SERIES_HALF; !rc && b <= SERIES_HALF; b++) {
+		uint64_t c = s->bins[b + SERIES_HALF];
+
+		c -= b == series_bin(s->min);
+		c -= b == series_bin(s->max);
+		if (c)
+			rc = fn(series_bin_mid(s, b), c, arg);
+	}
+	return rc ? rc : fn(s->max, 1, arg);
 }
 
 double series_stat(struct series *s, enum series_stat stat)
 {
-	double acc = 0;
-	size_t i, neg = 0;
-
 	if (stat == STAT_COUNT)
 		return (double)s->n;
 	if (!s->n)
@@ -77,16 +192,13 @@ double series_stat(struct series *s, enum series_stat stat)
 
 	switch (stat) {
 	case STAT_MIN:
-		series_sort(s);
-		return s->v[0];
+		return s->min;
 	case STAT_MAX:
-		series_sort(s);
-		return s->v[s->n - 1];
+		return s->max;
 	case STAT_SUM:
+		return s->sum;
 	case STAT_MEAN:
-		for (i = 0; i < s->n; i++)
-			acc += s->v[i];
-		return stat == STAT_SUM ? acc : acc / (double)s->n;
+		return s->sum / (double)s->n;
 	case STAT_P1:
 		return series_percentile(s, 1);
 	case STAT_P10:
@@ -100,9 +212,7 @@ double series_stat(struct series *s, enum series_stat stat)
 	case STAT_P999:
 		return series_percentile(s, 99.9);
 	case STAT_NEG_SHARE:
-		for (i = 0; i < s->n; i++)
-			neg += s->v[i] < 0;
-		return (double)neg / (double)s->n;
+		return (double)s->neg / (double)s->n;
 	default:
 		return NAN;
 	}

@@ -12,11 +12,30 @@
 #include <stddef.h>
 #include <stdint.h>
 
+/*
+ * Up to SERIES_EXACT_MAX samples are kept as they are; from the next one
+ * on, a series keeps a log histogram instead (SERIES_BINS_PER_OCTAVE bins
+ * per doubling of |v|, from 2^SERIES_MIN_EXP to 2^SERIES_MAX_EXP, one bin
+ * for smaller values), so that a long trace does not need memory in
+ * proportion to its events. Count, sum, mean, minimum, maximum and the
+ * share of negative samples stay exact; a percentile is then the middle
+ * of its sample's bin, within 0.4% of it.
+ */
+#define SERIES_EXACT_MAX	16384
+#define SERIES_BINS_PER_OCTAVE	128
+#define SERIES_MIN_EXP		(-10)
+#define SERIES_MAX_EXP		40
+#define SERIES_HALF	((SERIES_MAX_EXP - SERIES_MIN_EXP) * SERIES_BINS_PER_OCTAVE)
+#define SERIES_NBINS	(2 * SERIES_HALF + 1)
+
 struct series {
-	double *v;
-	size_t n;
+	double *v;		/* the samples while exact */
+	size_t n;		/* samples added */
 	size_t cap;
 	int sorted;
+	uint32_t *bins;		/* SERIES_NBINS once past SERIES_EXACT_MAX */
+	double sum, min, max;
+	size_t neg;
 };
 
 enum series_stat {
@@ -39,6 +58,13 @@ void series_free(struct series *s);
 /* NAN when the series is empty (COUNT and SUM give 0). */
 double series_stat(struct series *s, enum series_stat stat);
 double series_percentile(struct series *s, double p);
+/*
+ * Calls @fn with each sample (exact), or with the minimum, each histogram
+ * bin's middle and count (the extremes taken out) and the maximum; stops
+ * at and returns @fn's first non-zero return.
+ */
+int series_each(const struct series *s,
+		int (*fn)(double v, uint64_t count, void *arg), void *arg);
 
 /*
  * Statistics for comparing repetitions of a run (a few values a side, one

@@ -1,10 +1,11 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Reads a trace.dat with libtracecmd in one time-ordered pass and feeds the
- * scheduler state machine (trace_sched.c). This file owns the file: opening
- * it, choosing the buffer, checking that it is whole, decoding fields with
- * bounds checks (a foreign or damaged file must never crash us), and the
- * lost-event accounting.
+ * Reads a trace.dat in one time-ordered pass and feeds the scheduler state
+ * machine (trace_sched.c). This file owns the file: opening it with
+ * libtracecmd (headers, event formats, buffers), choosing the buffer,
+ * reading its events (trace_pages.c, or libtracecmd's iteration for files
+ * that reader leaves alone), decoding fields with bounds checks (a foreign
+ * or damaged file must never crash us), and the lost-event accounting.
  */
 #ifndef _GNU_SOURCE
 #define _GNU_SOURCE	/* strchrnul, off64_t */
@@ -18,6 +19,7 @@
 #include <unistd.h>
 
 #include "trace_internal.h"
+#include "trace_pages.h"
 #include "trace_tracecmd.h"
 
 #define TRACE_MAGIC	"\027\010\104tracing"
@@ -61,31 +63,75 @@ static const struct {
 	[EV_FREQ] = { "power", "cpu_frequency", { "state", "cpu_id" } },
 };
 
+/* A field's place in the record, from its format, looked up once. */
+struct ta_field {
+	int offset, size;	/* size 0: the event lacks the field */
+	int is_signed, dynamic, relative;
+};
+
 struct ta_event {
 	int id;			/* -1: not in this trace */
-	struct tep_format_field *f[MAX_FIELDS];
+	struct ta_field f[MAX_FIELDS];
 };
 
 struct ta_ctx {
 	struct trace_report *r;
 	struct tep_handle *tep;
 	struct ta_event ev[EV_NR];
+	struct ta_field common_type, common_pid;
+	int swap;		/* the file's byte order is not ours */
 	int long_size;
 };
 
+static void field_set(struct ta_field *to, const struct tep_format_field *f)
+{
+	memset(to, 0, sizeof(*to));
+	if (!f || f->offset < 0 || f->size <= 0)
+		return;
+	to->offset = f->offset;
+	to->size = f->size;
+	to->is_signed = !!(f->flags & TEP_FIELD_IS_SIGNED);
+	to->dynamic = !!(f->flags & TEP_FIELD_IS_DYNAMIC);
+	to->relative = !!(f->flags & TEP_FIELD_IS_RELATIVE);
+	if (f->flags & TEP_FIELD_IS_ARRAY)
+		to->dynamic |= 2;	/* a string, not a number */
+}
+
+/* A 1, 2, 4 or 8-byte number of the file's byte order. */
+static unsigned long long rdnum(const struct ta_ctx *x, const void *p,
+				int size)
+{
+	uint64_t v8;
+	uint32_t v4;
+	uint16_t v2;
+
+	switch (size) {
+	case 1:
+		return *(const uint8_t *)p;
+	case 2:
+		memcpy(&v2, p, 2);
+		return x->swap ? __builtin_bswap16(v2) : v2;
+	case 4:
+		memcpy(&v4, p, 4);
+		return x->swap ? __builtin_bswap32(v4) : v4;
+	default:
+		memcpy(&v8, p, 8);
+		return x->swap ? __builtin_bswap64(v8) : v8;
+	}
+}
+
 /* A field is usable only if the record really holds it. */
-static int fnum(const struct tep_record *rec, const struct tep_format_field *f,
-		long long *out)
+static int fnum(const struct ta_ctx *x, const struct tep_record *rec,
+		const struct ta_field *f, long long *out)
 {
 	unsigned long long v;
 
-	if (!f || f->offset < 0 || f->size <= 0 || f->size > 8 ||
+	if (!f->size || f->size > 8 || (f->size & (f->size - 1)) ||
 	    f->offset + f->size > rec->size)
 		return -1;
-	if (tep_read_number_field((struct tep_format_field *)f, rec->data, &v))
-		return -1;
+	v = rdnum(x, (const char *)rec->data + f->offset, f->size);
 	/* sign-extend the 4-byte pid/prio/cpu fields */
-	if (f->size == 4 && (f->flags & TEP_FIELD_IS_SIGNED))
+	if (f->size == 4 && f->is_signed)
 		*out = (int)v;
 	else
 		*out = (long long)v;
@@ -93,47 +139,45 @@ static int fnum(const struct tep_record *rec, const struct tep_format_field *f,
 }
 
 /* Start and length of a string or __data_loc field, inside the record. */
-static const char *fraw(const struct tep_record *rec,
-			const struct tep_format_field *f, int *len)
+static const char *fraw(const struct ta_ctx *x, const struct tep_record *rec,
+			const struct ta_field *f, int *len)
 {
 	long long loc;
 	int off;
 
-	if (!f)
+	if (!f->size)
 		return NULL;
-	if (!(f->flags & TEP_FIELD_IS_DYNAMIC)) {
-		if (f->offset < 0 || f->size <= 0 ||
-		    f->offset + f->size > rec->size)
+	if (!(f->dynamic & 1)) {
+		if (f->offset + f->size > rec->size)
 			return NULL;
 		*len = f->size;
 		return (const char *)rec->data + f->offset;
 	}
-	if (fnum(rec, f, &loc))
+	if (fnum(x, rec, f, &loc))
 		return NULL;
 	off = loc & 0xffff;
 	*len = (loc >> 16) & 0xffff;
-	if (f->flags & TEP_FIELD_IS_RELATIVE)
+	if (f->relative)
 		off += f->offset + f->size;
 	if (off < 0 || off + *len > rec->size)
 		return NULL;
 	return (const char *)rec->data + off;
 }
 
-static void fcomm(const struct tep_record *rec,
-		  const struct tep_format_field *f, char *buf)
+static void fcomm(const struct ta_ctx *x, const struct tep_record *rec,
+		  const struct ta_field *f, char *buf)
 {
 	const char *s;
 	int len = 0;
 
 	buf[0] = '\0';
-	s = fraw(rec, f, &len);
+	s = fraw(x, rec, f, &len);
 	if (!s)
 		return;
 	if (len > TA_COMM_LEN - 1)
 		len = TA_COMM_LEN - 1;
 	memcpy(buf, s, len);
-	buf[len] = '\0';
-	buf[strnlen(buf, len)] = '\0';
+	buf[len] = '\0';	/* the comm's own NUL, if any, comes first */
 }
 
 static void on_ipi_mask(struct ta_ctx *x, const struct tep_record *rec,
@@ -142,7 +186,7 @@ static void on_ipi_mask(struct ta_ctx *x, const struct tep_record *rec,
 	const char *bits;
 	int len = 0, cpu, ls = x->long_size;
 
-	bits = fraw(rec, x->ev[EV_IPI_MASK].f[0], &len);
+	bits = fraw(x, rec, &x->ev[EV_IPI_MASK].f[0], &len);
 	if (!bits)
 		return;
 	for (cpu = 0; cpu < x->r->ncpus && cpu / 8 < len; cpu++) {
@@ -151,7 +195,7 @@ static void on_ipi_mask(struct ta_ctx *x, const struct tep_record *rec,
 
 		if ((word + 1) * ls > len)
 			break;
-		w = tep_read_number(x->tep, bits + word * ls, ls);
+		w = rdnum(x, bits + word * ls, ls);
 		if (w >> bit & 1)
 			ta_ipi(x->r, ts, cpu);
 	}
@@ -161,31 +205,30 @@ static void dispatch(struct ta_ctx *x, int kind, const struct tep_record *rec,
 		     int common_pid, uint64_t ts)
 {
 	struct trace_report *r = x->r;
-	struct tep_format_field **f = x->ev[kind].f;
+	const struct ta_field *f = x->ev[kind].f;
 	char c1[TA_COMM_LEN], c2[TA_COMM_LEN];
 	long long v[MAX_FIELDS] = { 0 };
 	int i;
 
 	/* every numeric field must be there; strings are optional */
 	for (i = 0; i < MAX_FIELDS && ev_desc[kind].fields[i]; i++) {
-		if (f[i] && (f[i]->flags & (TEP_FIELD_IS_ARRAY |
-					    TEP_FIELD_IS_DYNAMIC)))
+		if (f[i].dynamic)
 			continue;
-		if (fnum(rec, f[i], &v[i]))
+		if (fnum(x, rec, &f[i], &v[i]))
 			return;
 	}
 	switch (kind) {
 	case EV_SWITCH:
 		r->nswitch++;
-		fcomm(rec, f[0], c1);
-		fcomm(rec, f[4], c2);
+		fcomm(x, rec, &f[0], c1);
+		fcomm(x, rec, &f[4], c2);
 		ta_switch(r, rec->cpu, ts, v[1], c1, v[2], v[3], v[5], c2,
 			  v[6]);
 		break;
 	case EV_WAKING:
 	case EV_WAKEUP:
 	case EV_WAKEUP_NEW:
-		fcomm(rec, f[0], c1);
+		fcomm(x, rec, &f[0], c1);
 		if (kind == EV_WAKING)
 			ta_waking(r, ts, v[1], c1, v[2], v[3], 0);
 		else
@@ -193,11 +236,11 @@ static void dispatch(struct ta_ctx *x, int kind, const struct tep_record *rec,
 				  kind == EV_WAKEUP_NEW);
 		break;
 	case EV_MIGRATE:
-		fcomm(rec, f[0], c1);
+		fcomm(x, rec, &f[0], c1);
 		ta_migrate(r, ts, v[1], c1, v[2], v[3]);
 		break;
 	case EV_EXIT:
-		fcomm(rec, f[0], c1);
+		fcomm(x, rec, &f[0], c1);
 		ta_exit(r, ts, v[1], c1);
 		break;
 	case EV_PI:
@@ -215,25 +258,28 @@ static void dispatch(struct ta_ctx *x, int kind, const struct tep_record *rec,
 	}
 }
 
-static int on_record(struct tracecmd_input *h, struct tep_record *rec,
-		     int cpu, void *data)
+/* One event, from either reader; non-zero stops the reading. */
+static int on_event(struct tep_record *rec, void *data)
 {
 	struct ta_ctx *x = data;
 	struct trace_report *r = x->r;
 	uint64_t ts = rec->ts;
-	int kind, id, pid;
+	int kind, id, pid, cpu = rec->cpu;
+	long long v, type;
 
-	(void)h;
 	if (r->we && ts > r->we) {
 		r->stopped = 1;
 		return -1;	/* 1.3.1 stops only on a negative return */
 	}
 	if (rec->size < 8 || cpu < 0 || cpu >= r->ncpus)
 		return 0;
-	pid = tep_data_pid(x->tep, rec);
+	if (fnum(x, rec, &x->common_pid, &v) || fnum(x, rec, &x->common_type,
+						     &type))
+		return 0;
+	pid = v;
+	id = type;
 	ts = ta_record(r, cpu, pid, ts, rec->missed_events);
 
-	id = tep_data_type(x->tep, rec);
 	for (kind = 0; kind < EV_NR; kind++)
 		if (x->ev[kind].id == id)
 			break;
@@ -241,6 +287,14 @@ static int on_record(struct tracecmd_input *h, struct tep_record *rec,
 		dispatch(x, kind, rec, pid, ts);
 	ta_reevaluate(r, ts);
 	return r->failed ? -1 : 0;
+}
+
+static int on_record(struct tracecmd_input *h, struct tep_record *rec,
+		     int cpu, void *data)
+{
+	(void)h;
+	(void)cpu;	/* rec->cpu says the same */
+	return on_event(rec, data);
 }
 
 static void find_events(struct ta_ctx *x)
@@ -252,9 +306,19 @@ static void find_events(struct ta_ctx *x)
 				ev_desc[k].sys, ev_desc[k].name);
 
 		x->ev[k].id = e ? e->id : -1;
-		for (i = 0; e && i < MAX_FIELDS && ev_desc[k].fields[i]; i++)
-			x->ev[k].f[i] = tep_find_field(e, ev_desc[k].fields[i]);
+		for (i = 0; i < MAX_FIELDS; i++)
+			field_set(&x->ev[k].f[i], e && ev_desc[k].fields[i] ?
+				  tep_find_field(e, ev_desc[k].fields[i]) :
+				  NULL);
+		if (k == EV_SWITCH && e) {
+			field_set(&x->common_pid,
+				  tep_find_common_field(e, "common_pid"));
+			field_set(&x->common_type,
+				  tep_find_common_field(e, "common_type"));
+		}
 	}
+	x->swap = tep_is_file_bigendian(x->tep) !=
+		  tep_is_local_bigendian(x->tep);
 }
 
 /* Sums the overruns and drops the kernel reported for @buffer's CPUs. */
@@ -413,6 +477,48 @@ static int check_whole(struct tracecmd_input *top, struct tracecmd_input *h,
 	return 0;
 }
 
+/*
+ * The fast reader (trace_pages.c) when it takes the file, else
+ * libtracecmd's iteration: both hand on_event() the same events in the
+ * same order. Returns 0, or -1 with @err set.
+ */
+static int read_events(struct tracecmd_input *top, struct tracecmd_input *h,
+		       const char *path, const char *bufname,
+		       const struct trace_opts *opts, struct ta_ctx *x,
+		       struct sw_err *err)
+{
+	struct trace_report *r = x->r;
+	struct trace_pages *pages = NULL;
+	int rc = 1;
+
+	if (!opts->use_libtracecmd) {
+		rc = trace_pages_open(path, bufname, x->tep, r->ncpus, &pages,
+				      err);
+		if (rc < 0)
+			return -1;
+	}
+	if (!rc) {
+		rc = trace_pages_iterate(pages, on_event, x, err);
+		trace_pages_close(pages);
+		if (rc)
+			return -1;
+	} else {
+		if (check_whole(top, h, path, err))
+			return -1;
+		/* the checks moved the read cursors: rewind them */
+		tracecmd_set_all_cpus_to_timestamp(h, 0);
+		if (tracecmd_iterate_events(h, NULL, 0, on_record, x) < 0 &&
+		    !r->stopped && !r->failed)
+			return sw_err_set(err, SW_EXIT_BAD_TRACE,
+					  "%s: error while reading the events",
+					  path);
+	}
+	if (r->failed)
+		return sw_err_set(err, SW_EXIT_RUN_ERROR, "%s: out of memory",
+				  path);
+	return 0;
+}
+
 int trace_analyze(const char *path, const struct trace_opts *opts,
 		  struct trace_report **out, struct sw_err *err)
 {
@@ -432,6 +538,8 @@ int trace_analyze(const char *path, const struct trace_opts *opts,
 	if (check_file(path, err))
 		return -1;
 
+	if (trace_pages_check(path, CPUBITS_MAX_CPUS, err))
+		return -1;
 	tracecmd_set_loglevel(TEP_LOG_NONE);
 	top = tracecmd_open(path, TRACECMD_FL_LOAD_NO_PLUGINS);
 	if (!top) {
@@ -443,10 +551,6 @@ int trace_analyze(const char *path, const struct trace_opts *opts,
 	h = pick_buffer(top, opts->buffer, &bufname, path, err);
 	if (!h)
 		goto fail;
-	if (check_whole(top, h, path, err))
-		goto fail;
-	/* the checks moved the read cursors: rewind them */
-	tracecmd_set_all_cpus_to_timestamp(h, 0);
 
 	ncpus = tracecmd_cpus(h);
 	if (ncpus < 0 || ncpus > CPUBITS_MAX_CPUS) {
@@ -466,19 +570,15 @@ int trace_analyze(const char *path, const struct trace_opts *opts,
 	if (x.long_size != 4 && x.long_size != 8)
 		x.long_size = 8;
 	find_events(&x);
-	if (x.ev[EV_SWITCH].id < 0 || !x.ev[EV_SWITCH].f[1]) {
+	if (x.ev[EV_SWITCH].id < 0 || !x.ev[EV_SWITCH].f[1].size ||
+	    !x.common_pid.size || !x.common_type.size) {
 		sw_err_set(err, SW_EXIT_BAD_TRACE,
 			   "%s: no sched:sched_switch format in the trace", path);
 		goto fail;
 	}
 
-	if (ncpus && tracecmd_iterate_events(h, NULL, 0, on_record, &x) < 0 &&
-	    !r->stopped) {
-		sw_err_set(err, r->failed ? SW_EXIT_RUN_ERROR : SW_EXIT_BAD_TRACE,
-			   r->failed ? "%s: out of memory" :
-			   "%s: error while reading the events", path);
+	if (ncpus && read_events(top, h, path, bufname, opts, &x, err))
 		goto fail;
-	}
 	r->lost_stats = stats_lost(tracecmd_get_cpustats(top), bufname);
 	if (r->nevents && !r->nswitch) {
 		sw_err_set(err, SW_EXIT_BAD_TRACE,

@@ -5,8 +5,9 @@
  * then hands the values to the metric registry (trace_metrics.c says what
  * each metric means).
  *
- * Memory grows with tasks and CPUs, not with events; the only per-event
- * storage is each task's series of wakeup latencies.
+ * Memory grows with tasks and CPUs, not with events: a task's wakeup
+ * latencies are kept one by one up to SERIES_EXACT_MAX (stats.h), in a
+ * histogram beyond.
  */
 #ifndef SW_TRACE_ANALYZE_H
 #define SW_TRACE_ANALYZE_H
@@ -48,6 +49,8 @@ struct trace_opts {
 	 * it lacks: known by name only (kthread_comm()).
 	 */
 	const struct kthread_list *kthreads;
+	/* Read with libtracecmd's iteration even where trace_pages.c could. */
+	int use_libtracecmd;
 };
 
 struct trace_report;

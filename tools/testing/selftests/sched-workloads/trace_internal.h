@@ -66,6 +66,8 @@ struct ta_task {
 	uint64_t rq_ts;		/* waiting: last queued on t->cpu */
 	int rq_preempted;	/* ... by a switch out while runnable */
 	int mask;		/* affinity class it was counted under */
+	int aff_class;		/* task_mask() of this comm, if aff_valid */
+	int aff_valid;		/* cleared when the comm changes */
 	int rt_lower;		/* waiting while an allowed CPU runs lower */
 	int rt_listed;		/* on the report's rt_waiting list */
 	int was_rt;

@@ -44,7 +44,8 @@ static struct ta_cpu *cpu_of(struct trace_report *r, int cpu)
 }
 
 /* Affinity class of @t: the first matching "cpus" entry, else all or none. */
-static int task_mask(const struct trace_report *r, const struct ta_task *t)
+static int task_mask_of(const struct trace_report *r,
+			const struct ta_task *t)
 {
 	const struct trace_opts *o = r->opts;
 	size_t i;
@@ -57,6 +58,16 @@ static int task_mask(const struct trace_report *r, const struct ta_task *t)
 	if (o->affinity_all && !kthread_percpu_comm(t->comm))
 		return TA_MASK_ALL;
 	return TA_MASK_NONE;
+}
+
+/* Cached per comm: it is asked on every wakeup and preemption. */
+static int task_mask(const struct trace_report *r, struct ta_task *t)
+{
+	if (!t->aff_valid) {
+		t->aff_class = task_mask_of(r, t);
+		t->aff_valid = 1;
+	}
+	return t->aff_class;
 }
 
 static uint64_t *mask_bits(const struct trace_report *r, int m)
@@ -411,9 +422,17 @@ struct ta_task *ta_task_get(struct trace_report *r, int pid,
 	t = task_find(r, pid);
 	if (!t)
 		t = task_new(r, pid, ts);
-	/* Latest name wins: rt-app and exec rename threads after fork. */
-	if (t && comm && comm[0])
-		snprintf(t->comm, sizeof(t->comm), "%s", comm);
+	/*
+	 * Latest name wins: rt-app and exec rename threads after fork.
+	 * Compared first: this runs for nearly every event.
+	 */
+	if (t && comm && comm[0] && strncmp(t->comm, comm, sizeof(t->comm))) {
+		size_t n = strnlen(comm, sizeof(t->comm) - 1);
+
+		memcpy(t->comm, comm, n);
+		t->comm[n] = '\0';
+		t->aff_valid = 0;
+	}
 	return t;
 }
 

@@ -13,20 +13,25 @@
  *   stats_check dispersion K1 N1 K2 N2 ...     chi2 / df, or 1 (none)
  *   stats_check binom K N P                    P(X >= K), X ~ B(N, P)
  *   stats_check majority Q FIRST LEAD MAX
+ *   stats_check series FIRST STEP N            the series FIRST + i * STEP,
+ *       i < N: count sum min max p50 p99 p999 neg_share, then, from
+ *       series_each(), the count, sum, min and max it gives
  *
  * Prints a number with %.17g (separate: 1 or 0); exits 2 on bad usage.
  */
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "../stats.h"
+#include "../util.h"
 
 #define EXIT_USAGE 2
 
 static int usage(void)
 {
-	fputs("stats_check median|mad V... | mwu-greater|mwu-less A... -- B... | separate A... -- B... DIR | fisher K1 N1 K2 N2 | dispersion K N ... | binom K N P | majority Q FIRST LEAD MAX\n",
+	fputs("stats_check median|mad V... | mwu-greater|mwu-less A... -- B... | separate A... -- B... DIR | fisher K1 N1 K2 N2 | dispersion K N ... | binom K N P | majority Q FIRST LEAD MAX | series FIRST STEP N\n",
 	      stderr);
 	return EXIT_USAGE;
 }
@@ -45,6 +50,42 @@ static int parse(char **args, int n, double *out, int *taken)
 	}
 	*taken = i;
 	return i;
+}
+
+struct each_acc {
+	double n, sum, min, max;
+};
+
+static int each_add(double v, uint64_t count, void *arg)
+{
+	struct each_acc *e = arg;
+
+	if (!e->n || v < e->min)
+		e->min = v;
+	if (!e->n || v > e->max)
+		e->max = v;
+	e->n += count;
+	e->sum += v * count;
+	return 0;
+}
+
+static int series(double first, double step, size_t n)
+{
+	static const enum series_stat st[] = { STAT_COUNT, STAT_SUM, STAT_MIN,
+		STAT_MAX, STAT_P50, STAT_P99, STAT_P999, STAT_NEG_SHARE };
+	struct series s = { 0 };
+	struct each_acc e = { 0 };
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		if (series_add(&s, first + (double)i * step))
+			return 1;
+	for (i = 0; i < ARRAY_SIZE(st); i++)
+		printf("%.17g ", series_stat(&s, st[i]));
+	series_each(&s, each_add, &e);
+	printf("%.17g %.17g %.17g %.17g\n", e.n, e.sum, e.min, e.max);
+	series_free(&s);
+	return 0;
 }
 
 static int run(const char *cmd, char **args, int n, double *a, double *b)
@@ -74,6 +115,11 @@ static int run(const char *cmd, char **args, int n, double *a, double *b)
 		printf("%.17g\n", stats_sequential_majority(a[0], a[1], a[2],
 							     a[3]));
 		return 0;
+	}
+	if (!strcmp(cmd, "series")) {
+		if (na != 3 || a[2] < 0)
+			return usage();
+		return series(a[0], a[1], (size_t)a[2]);
 	}
 	if (!strcmp(cmd, "dispersion")) {
 		double k[64], nn[64], chi2 = 0, df = 0;

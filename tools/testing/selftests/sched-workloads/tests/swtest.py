@@ -87,10 +87,12 @@ def ktap_results(text):
 # What trace_check and sched_stream_check link with: the trace analysis
 # and their shared options.
 ANALYSIS_SOURCES = ["tests/checker_opts.c", "trace_analyze.c",
-                    "trace_sched.c", "trace_metrics.c", "trace_explain.c",
-                    "metrics.c", "rtapp_metrics.c", "canary.c", "stats.c",
-                    "entity.c", "kthreads.c", "samples.c", "events.c",
-                    "util.c"]
+                    "trace_pages.c", "trace_sched.c", "trace_metrics.c",
+                    "trace_explain.c", "metrics.c", "rtapp_metrics.c",
+                    "canary.c", "stats.c", "entity.c", "kthreads.c",
+                    "samples.c", "events.c", "util.c"]
+# The pkg-config packages ANALYSIS_SOURCES need.
+ANALYSIS_PKGS = ("libtracecmd", "libzstd", "json-c")
 SAN_FLAGS = ["-fsanitize=address,undefined", "-fno-omit-frame-pointer"]
 
 

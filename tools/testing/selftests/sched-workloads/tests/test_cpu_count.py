@@ -22,7 +22,7 @@ import shutil
 import subprocess
 import unittest
 
-from swtest import (ANALYSIS_SOURCES, EXIT_PASS, EXIT_USAGE,
+from swtest import (ANALYSIS_PKGS, ANALYSIS_SOURCES, EXIT_PASS, EXIT_USAGE,
                     SANITIZER_ERRORS, setup_checker)
 
 WAIT_CPU = 3
@@ -59,7 +59,7 @@ class TestManyCpus(unittest.TestCase):
     @classmethod
     def setUpClass(cls):
         setup_checker(cls, "sched_stream_check", ANALYSIS_SOURCES,
-                      ("libtracecmd", "json-c"))
+                      ANALYSIS_PKGS)
 
     @classmethod
     def tearDownClass(cls):

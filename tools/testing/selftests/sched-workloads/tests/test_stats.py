@@ -52,6 +52,42 @@ class TestStats(unittest.TestCase):
                         "%s: got %r, want %r" % (" ".join(map(str, args)),
                                                  got, want))
 
+    def series(self, first, step, n):
+        p = self.run_check("series", first, step, n)
+        self.assertEqual(p.returncode, 0, p.stderr)
+        names = ("count sum min max p50 p99 p999 neg each_n each_sum "
+                 "each_min each_max").split()
+        return dict(zip(names, map(float, p.stdout.split())))
+
+    def test_series_exact(self):
+        # 1..1000 is under SERIES_EXACT_MAX (16384): nearest ranks exactly
+        s = self.series(1, 1, 1000)
+        self.assertEqual((s["count"], s["sum"], s["min"], s["max"]),
+                         (1000, 500500, 1, 1000))
+        # ranks ceil(0.5 * 1000), ceil(0.99 * 1000), ceil(0.999 * 1000)
+        self.assertEqual((s["p50"], s["p99"], s["p999"]), (500, 990, 999))
+        self.assertEqual((s["each_n"], s["each_sum"], s["each_min"],
+                          s["each_max"]), (1000, 500500, 1, 1000))
+
+    def test_series_histogram(self):
+        # 20000 samples: past the exact limit, a histogram from then on.
+        # -4999..15000: 4999 negative, ranks 10000, 19800 and 19980 are
+        # -4999 + rank - 1 = 5000, 14800, 14980.
+        s = self.series(-4999, 1, 20000)
+        self.assertEqual(s["count"], 20000)
+        self.assertEqual(s["sum"], sum(range(-4999, 15001)))
+        self.assertEqual((s["min"], s["max"]), (-4999, 15000))
+        self.assertEqual(s["neg"], 4999 / 20000)
+        for key, exact in (("p50", 5000), ("p99", 14800), ("p999", 14980)):
+            self.assertLessEqual(abs(s[key] - exact), 0.004 * exact,
+                                 "%s %r vs %r" % (key, s[key], exact))
+            self.assertNotEqual(s[key], exact)  # the bin, not the sample
+        # series_each: every sample once, the extremes exact
+        self.assertEqual((s["each_n"], s["each_min"], s["each_max"]),
+                         (20000, -4999, 15000))
+        self.assertLessEqual(abs(s["each_sum"] - s["sum"]),
+                             0.004 * 20000 * 15000)
+
     def test_median(self):
         # odd: 1 2 3 -> the middle one
         self.assertValue(2, "median", 1, 2, 3)

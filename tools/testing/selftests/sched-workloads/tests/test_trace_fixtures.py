@@ -21,8 +21,8 @@ import sys
 import tempfile
 import unittest
 
-from swtest import (ANALYSIS_SOURCES, EXIT_BAD_LOG, EXIT_FAIL, EXIT_PASS,
-                    EXIT_USAGE, SANITIZER_ERRORS, build_checker, sw)
+from swtest import (ANALYSIS_PKGS, ANALYSIS_SOURCES, EXIT_BAD_LOG, EXIT_FAIL,
+                    EXIT_PASS, EXIT_USAGE, SANITIZER_ERRORS, build_checker, sw)
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 FIX = os.path.join(HERE, "fixtures", "trace")
@@ -88,7 +88,7 @@ class TraceFixtures(unittest.TestCase):
     def setup_files(cls):
         cls.bin, cls.env = build_checker(cls.tmp, "trace_check",
                                          ANALYSIS_SOURCES,
-                                         ("libtracecmd", "json-c"))
+                                         ANALYSIS_PKGS)
         cls.dats = {}
         for gz in sorted(os.listdir(FIX)):
             if gz.endswith(".dat.gz"):

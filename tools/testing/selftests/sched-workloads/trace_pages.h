@@ -1,0 +1,57 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * The events of one buffer of a version 7 trace.dat, read straight from its
+ * ring-buffer pages (libtraceevent's kbuffer) and merged by time. This is
+ * the analyzer's fast path: libtracecmd 1.3 allocates a record per event
+ * and, on a zstd-compressed file, keeps every decompressed chunk and walks
+ * a growing list of them (0.3 M events/s on a 10 M-event trace). Here each
+ * CPU holds one batch of pages (one chunk when compressed), so memory does
+ * not grow with the trace.
+ *
+ * Files this reader does not take (version 6, a compression other than
+ * zstd, timestamps that need libtracecmd's corrections) are left to
+ * libtracecmd's iteration, which gives the same events.
+ */
+#ifndef SW_TRACE_PAGES_H
+#define SW_TRACE_PAGES_H
+
+#include <traceevent/event-parse.h>
+
+#include "util.h"
+
+struct trace_pages;
+
+/*
+ * Opens the CPU data of buffer @buffer ("" or NULL: the top level) of
+ * @path, whose event formats @tep holds and which has @ncpus CPUs.
+ * Returns 0 with *@out set; 1 when the file is not one this reader takes
+ * (the caller uses libtracecmd); -1 with @err set (SW_EXIT_BAD_TRACE) when
+ * the file is truncated or its layout is corrupt.
+ */
+int trace_pages_open(const char *path, const char *buffer,
+		     struct tep_handle *tep, int ncpus,
+		     struct trace_pages **out, struct sw_err *err);
+
+/*
+ * Checks what libtracecmd would read unchecked in a version 7 file: that
+ * every buffer's CPU data lies in the file and every compressed chunk
+ * header is sound (libtracecmd 1.3 crashes on a bad one). CPU numbers must
+ * be below @max_cpus. Returns 0 (also for a file of another version), or
+ * -1 with @err set.
+ */
+int trace_pages_check(const char *path, int max_cpus, struct sw_err *err);
+
+/*
+ * Calls @fn for every event in time order (equal times: the lower CPU
+ * first); @rec has cpu, ts, data, size and missed_events set (the last
+ * non-zero only on a page's first event: -1 when the count is unknown).
+ * Stops when @fn returns non-zero. Returns 0, or -1 with @err set when a
+ * page or chunk is corrupt or the file ends inside the data.
+ */
+int trace_pages_iterate(struct trace_pages *p,
+			int (*fn)(struct tep_record *rec, void *arg),
+			void *arg, struct sw_err *err);
+
+void trace_pages_close(struct trace_pages *p);
+
+#endif /* SW_TRACE_PAGES_H */
