@@ -7,7 +7,8 @@
 #   make test   install what the tests need, build with -Werror, style
 #               gate, then the collection's tests
 #
-# Also: harness, build, build-asan, style, clean.
+# Also: harness, build, build-asan, style, clean, and bench (what the
+# trace analyzer costs, in figures: bench/bench.py; BENCH_ARGS=... to it).
 #
 #   KSRC=<kernel tree>   take the kselftest harness and checkpatch from it
 #                        instead of Debian's linux-source package
@@ -49,7 +50,7 @@ SW_MAKE = $(MAKE) --no-print-directory -C $(SW_DIR) OUTPUT=$(SW_OUT)
 SW_DOC := Documentation/dev-tools/sched-workloads.rst
 
 .PHONY: run test harness build build-asan style clean deps-run deps-test \
-	metrics-doc
+	metrics-doc bench
 
 run:
 	$(SW_SCRIPTS)/deps.sh run
@@ -64,6 +65,12 @@ test:
 	@$(MAKE) --no-print-directory build WERROR=1
 	@$(MAKE) --no-print-directory style
 	SW_BINARY=$(SW_BIN) python3 $(SW_DIR)/tests/run_tests.py
+
+BENCH_ARGS ?=
+bench:
+	$(SW_SCRIPTS)/deps.sh run
+	@$(MAKE) --no-print-directory build
+	python3 $(SW_DIR)/bench/bench.py --binary $(SW_BIN) $(BENCH_ARGS)
 
 deps-run deps-test:
 	$(SW_SCRIPTS)/deps.sh $(@:deps-%=%)
