@@ -66,6 +66,10 @@ struct wl {
 	struct verdict_results res;	/* what is printed */
 };
 
+/* Where this battery's time went (time.json, and its last lines). */
+static struct repetition_cost cost;
+static double canary_s;
+
 static double now_s(void *ctx, size_t round)
 {
 	(void)ctx;
@@ -85,6 +89,7 @@ static int live_rep(void *ctx, size_t round, struct metric_set *set, int *id,
 	(void)round;
 	ro.calibration = wl->o->calibration;
 	ro.buffer_kb = wl->o->buffer_kb;
+	ro.cost = &cost;
 	for (;;) {
 		if (cleanup_interrupted())
 			return sw_err_set(err, SW_EXIT_RUN_ERROR, "interrupted");
@@ -118,11 +123,15 @@ static int live_canary(void *ctx, size_t round, struct metric_set *set,
 {
 	struct wl *wl = ctx;
 	struct sw_err cerr = { 0 };
+	uint64_t t = now_mono_ns();
+	int rc;
 
 	(void)round;
 	(void)err;
+	rc = canary_measure(set, &cerr);
+	canary_s += (now_mono_ns() - t) / 1e9;
 	/* Without a canary a round still runs: it only explains less. */
-	if (canary_measure(set, &cerr)) {
+	if (rc) {
 		snprintf(why, len, "%s", cerr.msg);
 		ktap_diag("%s: no canary: %s", wl->w.name, why);
 		return 1;
@@ -540,6 +549,34 @@ static void write_fingerprint(const struct fingerprint *fp, const char *results)
 		  fp->rtapp);
 }
 
+/* The battery's wall time by phase: printed, and in time.json. */
+static void write_cost(const char *results, int have_results, double wall)
+{
+	double other = wall - cost.setup - cost.rtapp - cost.save -
+		       cost.analysis - canary_s;
+	struct json_object *o;
+
+	ktap_diag("time: %.0f s: rt-app %.0f s (%.0f%%), setup %.1f s, trace saving %.1f s (%.1f%%), analysis %.1f s (%.1f%%), canary %.1f s, other %.1f s (gaps, baselines, verdicts)",
+		  wall, cost.rtapp, 100 * cost.rtapp / wall, cost.setup,
+		  cost.save, 100 * cost.save / wall, cost.analysis,
+		  100 * cost.analysis / wall, canary_s, other);
+	if (!have_results)
+		return;
+	o = json_object_new_object();
+	json_object_object_add(o, "wall_s", json_object_new_double(wall));
+	json_object_object_add(o, "rtapp_s", json_object_new_double(cost.rtapp));
+	json_object_object_add(o, "setup_s", json_object_new_double(cost.setup));
+	json_object_object_add(o, "trace_save_s",
+			       json_object_new_double(cost.save));
+	json_object_object_add(o, "analysis_s",
+			       json_object_new_double(cost.analysis));
+	json_object_object_add(o, "canary_s", json_object_new_double(canary_s));
+	json_object_object_add(o, "other_s", json_object_new_double(other));
+	json_object_object_add(o, "repetitions", json_object_new_int(cost.reps));
+	if (write_json(results, "time.json", o))
+		ktap_diag("cannot write %s/time.json", results);
+}
+
 /* The first round of every workload, or every repetition when recording. */
 static void first_rounds(struct wl *wls, int total, const char *results,
 			 int *next, int *bad_input)
@@ -599,13 +636,15 @@ static void confirmations(struct wl *wls, int total, int *next,
 int battery_run(const struct battery_opts *o, char *const names[], int n)
 {
 	const char *skip = global_skip_reason();
-	int i, total, lock = -1, bad_input = 0, next = 0, rc;
+	int i, total, lock = -1, bad_input = 0, next = 0, rc, have_results = 0;
 	uint64_t t0 = now_mono_ns();
 	char results[PATH_MAX];
 	struct fingerprint fp;
 	struct wl *wls;
 	char **paths;
 
+	memset(&cost, 0, sizeof(cost));
+	canary_s = 0;
 	total = select_paths(o, names, n, &paths);
 	if (total < 0)
 		return SW_EXIT_USAGE;
@@ -626,6 +665,7 @@ int battery_run(const struct battery_opts *o, char *const names[], int n)
 				  strerror(errno));
 			skip = "no writable results directory";
 		} else {
+			have_results = 1;
 			ktap_diag("results: %s", results);
 			fingerprint_read(&fp, o->calibration);
 			write_fingerprint(&fp, results);
@@ -662,6 +702,7 @@ int battery_run(const struct battery_opts *o, char *const names[], int n)
 		close(lock);
 	ktap_diag("%d workloads, %d repetitions each: %.0f s in all", total,
 		  o->repetitions, (now_mono_ns() - t0) / 1e9);
+	write_cost(results, have_results, (now_mono_ns() - t0) / 1e9);
 	rc = ktap_finish();
 	cleanup_all();
 	return bad_input ? SW_EXIT_BAD_WORKLOAD : rc;

@@ -51,6 +51,17 @@ static void last_line(const char *path, char *buf, size_t len)
 	free(text);
 }
 
+/* Adds the time since @t to *@to; returns now. */
+static uint64_t cost_mark(const struct repetition_opts *o, uint64_t t,
+			  double *to)
+{
+	uint64_t now = now_mono_ns();
+
+	if (o->cost && to)
+		*to += (now - t) / 1e9;
+	return now;
+}
+
 /* rt-app under a trace of its own: run.json, logs, trace.dat. */
 static int record(const struct workload *w, const struct repetition_opts *o,
 		  const char *dir, struct sw_err *err)
@@ -65,6 +76,7 @@ static int record(const struct workload *w, const struct repetition_opts *o,
 	struct capture cap = { 0 };
 	struct rtapp_exit ex;
 	double duration;
+	uint64_t t = now_mono_ns();
 
 	if (path_join(run_json, sizeof(run_json), dir, "run.json") ||
 	    path_join(out, sizeof(out), dir, "rt-app.out") ||
@@ -76,8 +88,10 @@ static int record(const struct workload *w, const struct repetition_opts *o,
 	/* Kernel threads alive before and after: they are not neighbours. */
 	if (kthreads_scan(&kl, err) || capture_start(&cap, o->buffer_kb, err))
 		goto fail;
+	t = cost_mark(o, t, o->cost ? &o->cost->setup : NULL);
 	if (rtapp_run(rtapp_binary(), run_json, out, duration * 1.5 + 10, &ex, err))
 		goto fail;
+	t = cost_mark(o, t, o->cost ? &o->cost->rtapp : NULL);
 	capture_stop(&cap);
 	if (kthreads_scan(&kl, err) || kthreads_write(&kl, kt, err))
 		goto fail;
@@ -88,8 +102,10 @@ static int record(const struct workload *w, const struct repetition_opts *o,
 			   ex.wall_s, msg, out);
 		goto fail;
 	}
+	t = cost_mark(o, t, o->cost ? &o->cost->setup : NULL);
 	if (capture_save(&cap, trace, err))
 		goto fail;
+	cost_mark(o, t, o->cost ? &o->cost->save : NULL);
 	ktap_diag("%s: rt-app ran %.1f s; trace %s, %u events enabled, %llu lost",
 		  w->name, ex.wall_s, trace, cap.nr_events,
 		  (unsigned long long)capture_lost_events(&cap));
@@ -145,14 +161,17 @@ int repetition_run(const struct workload *w, const struct repetition_opts *o,
 {
 	struct rtapp_logs logs;
 	char path[PATH_MAX];
+	uint64_t t;
 	FILE *f;
 	int ret;
 
 	if (mkdir_p(dir))
 		return sw_err_set(err, SW_EXIT_RUN_ERROR, "%s: cannot create: %s",
 				  dir, strerror(errno));
-	if (record(w, o, dir, err) ||
-	    rtapp_logs_load(dir, REPETITION_BASENAME, &logs, err))
+	if (record(w, o, dir, err))
+		return -1;
+	t = now_mono_ns();
+	if (rtapp_logs_load(dir, REPETITION_BASENAME, &logs, err))
 		return -1;
 	ret = rtapp_logs_add_metrics(&logs, set, err);
 	if (!ret)
@@ -172,6 +191,9 @@ int repetition_run(const struct workload *w, const struct repetition_opts *o,
 	if (write_json_file(dir, "events.json", events_json(set)))
 		return sw_err_set(err, SW_EXIT_RUN_ERROR,
 				  "%s/events.json: cannot write", dir);
+	cost_mark(o, t, o->cost ? &o->cost->analysis : NULL);
+	if (o->cost)
+		o->cost->reps++;
 	return 0;
 }
 

@@ -23,9 +23,19 @@
  */
 #define REPETITION_DISTURBED_SHARE 0.05
 
+/* Where a repetition's wall time went, summed over repetitions (s). */
+struct repetition_cost {
+	double setup;		/* run copy, tracing instance, kernel threads */
+	double rtapp;		/* rt-app running, traced */
+	double save;		/* trace.dat written */
+	double analysis;	/* logs and trace measured, JSON written */
+	int reps;
+};
+
 struct repetition_opts {
 	long calibration;	/* ns per loop for rt-app's run events */
 	size_t buffer_kb;	/* trace buffer per CPU */
+	struct repetition_cost *cost;	/* added to when not NULL */
 };
 
 /*

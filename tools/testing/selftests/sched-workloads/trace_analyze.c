@@ -477,37 +477,78 @@ static int check_whole(struct tracecmd_input *top, struct tracecmd_input *h,
 	return 0;
 }
 
-/*
- * The fast reader (trace_pages.c) when it takes the file, else
- * libtracecmd's iteration: both hand on_event() the same events in the
- * same order. Returns 0, or -1 with @err set.
- */
-static int read_events(struct tracecmd_input *top, struct tracecmd_input *h,
-		       const char *path, const char *bufname,
-		       const struct trace_opts *opts, struct ta_ctx *x,
-		       struct sw_err *err)
+/* What either way of opening the file gives the analysis. */
+struct ta_source {
+	struct trace_pages *pages;	/* or libtracecmd's: */
+	struct tracecmd_input *top, *h;
+	struct tep_handle *tep;
+	const char *bufname;		/* NULL: the top level */
+	const char *cpustats;
+	int ncpus;
+};
+
+static void source_close(struct ta_source *src)
 {
-	struct trace_report *r = x->r;
-	struct trace_pages *pages = NULL;
+	trace_pages_close(src->pages);
+	if (src->h && src->h != src->top)
+		tracecmd_close(src->h);
+	if (src->top)
+		tracecmd_close(src->top);
+}
+
+/*
+ * trace_pages.c when it takes the file (a version 7 one), else
+ * libtracecmd, checked first where it would read unchecked.
+ */
+static int source_open(const char *path, const struct trace_opts *opts,
+		       struct ta_source *src, struct sw_err *err)
+{
 	int rc = 1;
 
-	if (!opts->use_libtracecmd) {
-		rc = trace_pages_open(path, bufname, x->tep, r->ncpus, &pages,
-				      err);
-		if (rc < 0)
-			return -1;
-	}
+	memset(src, 0, sizeof(*src));
+	if (!opts->use_libtracecmd)
+		rc = trace_pages_open(path, opts->buffer, &src->pages, err);
+	if (rc < 0)
+		return -1;
 	if (!rc) {
-		rc = trace_pages_iterate(pages, on_event, x, err);
-		trace_pages_close(pages);
-		if (rc)
+		src->tep = trace_pages_tep(src->pages);
+		src->bufname = trace_pages_buffer(src->pages);
+		src->cpustats = trace_pages_cpustats(src->pages);
+		src->ncpus = trace_pages_ncpus(src->pages);
+		return 0;
+	}
+	if (trace_pages_check(path, err))
+		return -1;
+	tracecmd_set_loglevel(TEP_LOG_NONE);
+	src->top = tracecmd_open(path, TRACECMD_FL_LOAD_NO_PLUGINS);
+	if (!src->top)
+		return sw_err_set(err, SW_EXIT_BAD_TRACE,
+				  "%s: corrupt or truncated trace.dat (libtracecmd cannot open it)",
+				  path);
+	src->h = pick_buffer(src->top, opts->buffer, &src->bufname, path, err);
+	if (!src->h)
+		return -1;
+	src->tep = tracecmd_get_tep(src->h);
+	src->cpustats = tracecmd_get_cpustats(src->top);
+	src->ncpus = tracecmd_cpus(src->h);
+	return 0;
+}
+
+/* Every event to on_event(). Returns 0, or -1 with @err set. */
+static int read_events(struct ta_source *src, const char *path,
+		       struct ta_ctx *x, struct sw_err *err)
+{
+	struct trace_report *r = x->r;
+
+	if (src->pages) {
+		if (trace_pages_iterate(src->pages, on_event, x, err))
 			return -1;
 	} else {
-		if (check_whole(top, h, path, err))
+		if (check_whole(src->top, src->h, path, err))
 			return -1;
 		/* the checks moved the read cursors: rewind them */
-		tracecmd_set_all_cpus_to_timestamp(h, 0);
-		if (tracecmd_iterate_events(h, NULL, 0, on_record, x) < 0 &&
+		tracecmd_set_all_cpus_to_timestamp(src->h, 0);
+		if (tracecmd_iterate_events(src->h, NULL, 0, on_record, x) < 0 &&
 		    !r->stopped && !r->failed)
 			return sw_err_set(err, SW_EXIT_BAD_TRACE,
 					  "%s: error while reading the events",
@@ -523,11 +564,9 @@ int trace_analyze(const char *path, const struct trace_opts *opts,
 		  struct trace_report **out, struct sw_err *err)
 {
 	static const struct trace_opts none;
-	struct tracecmd_input *top = NULL, *h = NULL;
 	struct trace_report *r = NULL;
+	struct ta_source src = { 0 };
 	struct ta_ctx x = { 0 };
-	const char *bufname;
-	int ncpus;
 
 	*out = NULL;
 	if (!opts)
@@ -537,35 +576,21 @@ int trace_analyze(const char *path, const struct trace_opts *opts,
 				  "%s: window starts after it ends", path);
 	if (check_file(path, err))
 		return -1;
-
-	if (trace_pages_check(path, CPUBITS_MAX_CPUS, err))
-		return -1;
-	tracecmd_set_loglevel(TEP_LOG_NONE);
-	top = tracecmd_open(path, TRACECMD_FL_LOAD_NO_PLUGINS);
-	if (!top) {
-		sw_err_set(err, SW_EXIT_BAD_TRACE,
-			   "%s: corrupt or truncated trace.dat (libtracecmd cannot open it)",
-			   path);
+	if (source_open(path, opts, &src, err))
 		goto fail;
-	}
-	h = pick_buffer(top, opts->buffer, &bufname, path, err);
-	if (!h)
-		goto fail;
-
-	ncpus = tracecmd_cpus(h);
-	if (ncpus < 0 || ncpus > CPUBITS_MAX_CPUS) {
+	if (src.ncpus < 0 || src.ncpus > CPUBITS_MAX_CPUS) {
 		sw_err_set(err, SW_EXIT_BAD_TRACE, "%s: implausible CPU count %d",
-			   path, ncpus);
+			   path, src.ncpus);
 		goto fail;
 	}
 	r = calloc(1, sizeof(*r));
-	if (!r || ta_report_init(r, path, ncpus, opts)) {
+	if (!r || ta_report_init(r, path, src.ncpus, opts)) {
 		sw_err_set(err, SW_EXIT_RUN_ERROR, "%s: out of memory", path);
 		goto fail;
 	}
 
 	x.r = r;
-	x.tep = tracecmd_get_tep(h);
+	x.tep = src.tep;
 	x.long_size = tep_get_long_size(x.tep);
 	if (x.long_size != 4 && x.long_size != 8)
 		x.long_size = 8;
@@ -577,9 +602,9 @@ int trace_analyze(const char *path, const struct trace_opts *opts,
 		goto fail;
 	}
 
-	if (ncpus && read_events(top, h, path, bufname, opts, &x, err))
+	if (src.ncpus && read_events(&src, path, &x, err))
 		goto fail;
-	r->lost_stats = stats_lost(tracecmd_get_cpustats(top), bufname);
+	r->lost_stats = stats_lost(src.cpustats, src.bufname);
 	if (r->nevents && !r->nswitch) {
 		sw_err_set(err, SW_EXIT_BAD_TRACE,
 			   "%s: %llu events but no sched:sched_switch: record with the sched events enabled",
@@ -596,18 +621,13 @@ int trace_analyze(const char *path, const struct trace_opts *opts,
 		goto fail;
 	}
 	r->opts = NULL;
-	if (h != top)
-		tracecmd_close(h);
-	tracecmd_close(top);
+	source_close(&src);
 	*out = r;
 	return 0;
 
 fail:
 	trace_report_free(r);
-	if (h && h != top)
-		tracecmd_close(h);
-	if (top)
-		tracecmd_close(top);
+	source_close(&src);
 	return -1;
 }
 

@@ -19,16 +19,21 @@
 #include <zstd.h>
 #include <traceevent/kbuffer.h>
 
+#include "cpubits.h"
 #include "trace_pages.h"
 
 #define TP_MAGIC		"\027\010\104tracing"
 #define TP_SEC_COMPRESSED	1
 #define TP_OPT_DONE		0
 #define TP_OPT_DATE		1
+#define TP_OPT_CPUSTAT		2
 #define TP_OPT_BUFFER		3
 #define TP_OPT_OFFSET		7
 #define TP_OPT_TIME_SHIFT	12
+#define TP_OPT_CPUCOUNT		8
 #define TP_OPT_TSC2NSEC		14
+#define TP_OPT_HEADER_INFO	16
+#define TP_OPT_EVENT_FORMATS	18
 #define TP_MAX_SECTIONS		4096
 #define TP_MAX_OPTIONS		(1 << 24)	/* bytes of one options section */
 #define TP_MAX_CHUNK		(64 << 20)	/* trace-cmd writes 10 pages */
@@ -46,19 +51,40 @@ struct tp_cpu {
 	struct tep_record rec;	/* the CPU's next event */
 };
 
+/* One BUFFER option: a buffer (instance) and its CPUs' data. */
+struct tp_buffer {
+	char *name;		/* "": the top level */
+	int compressed;
+	uint32_t page_size;
+	int max_cpus;		/* the highest CPU it lists, plus one */
+	int has_events;		/* some CPU's first page holds data */
+	struct tp_cpu *cpus;	/* those with data */
+	int ncpus;
+};
+
 struct trace_pages {
 	const char *path;
 	int fd;
 	uint64_t file_size;
 	int big_endian;
+	int user_long_size;	/* the file header's */
 	int long_size;		/* of the kernel: the page header's commit */
-	int compressed;
-	uint32_t page_size;
-	struct tep_handle *tep;	/* NULL: checking only */
-	uint64_t options;	/* the first options section */
+	uint32_t file_page_size;
 	ZSTD_DCtx *zctx;
 	char *zbuf;		/* one compressed chunk */
 	size_t zcap;
+	uint64_t options;	/* the first options section */
+	uint64_t header_sec, formats_sec;	/* HEADER_INFO, EVENT_FORMATS */
+	int cpucount;		/* the CPUCOUNT option: the machine's CPUs */
+	char *cpustats;		/* the CPUSTAT options, one after the other */
+	size_t cpustats_len;
+	struct tp_buffer *bufs;
+	int nbufs;
+	struct tp_buffer *buf;	/* the one read */
+	struct tep_handle *tep;
+	/* the buffer read, as its CPUs are walked */
+	int compressed;
+	uint32_t page_size;
 	struct tp_cpu *cpus;
 	int ncpus;
 	int *heap;		/* indexes into cpus, earliest event first */
@@ -249,10 +275,11 @@ static int page_sane(const struct trace_pages *p, const char *page)
 
 /*
  * The first page of @c, which libtracecmd reads (unchecked) when it looks
- * for the buffer with data: checked before it gets the file.
+ * for the buffer with data: checked before it gets the file. Sets
+ * *@has_data when the page holds any.
  */
 static int check_first_page(struct trace_pages *p, struct tp_cpu *c,
-			    struct sw_err *err)
+			    int *has_data, struct sw_err *err)
 {
 	int rc;
 
@@ -274,9 +301,15 @@ static int check_first_page(struct trace_pages *p, struct tp_cpu *c,
 	}
 	if (!rc && c->buf && !page_sane(p, c->buf))
 		rc = bad(p, err, "page header out of range", c->off);
+	if (!rc && c->buf && rd(p, c->buf + 8, p->long_size) & ((1U << 27) - 1))
+		*has_data = 1;
 	free(c->buf);
 	c->buf = NULL;
 	c->cap = 0;
+	c->len = 0;
+	c->page = 0;
+	c->done = 0;
+	c->chunks = 0;
 	return rc;
 }
 
@@ -303,146 +336,318 @@ static int check_chunks(struct trace_pages *p, const struct tp_cpu *c,
 	return 0;
 }
 
-/*
- * Fills p->cpus from the BUFFER option of @d (@n bytes) if it names
- * @buffer. Returns 1 when it does, 0 when it names another, -1 on error.
- * With @buffer NULL, checks the option's CPU data and returns 0.
- */
-static int take_buffer(struct trace_pages *p, const char *d, size_t n,
-		       const char *buffer, int ncpus, uint64_t at,
-		       struct sw_err *err)
+/* Appends the BUFFER option @d (@n bytes) to p->bufs. */
+static int parse_buffer(struct trace_pages *p, const char *d, size_t n,
+			uint64_t at, struct sw_err *err)
 {
 	const char *name = d + 8, *clock, *q;
-	uint64_t sec;
-	uint32_t count, i;
+	struct tp_buffer *b;
 	unsigned char h[16];
+	uint32_t count, i;
 
 	if (n < 10 || !memchr(name, '\0', n - 8))
 		return bad(p, err, "bad BUFFER option", at);
-	if (buffer && strcmp(name, buffer))
-		return 0;
 	clock = name + strlen(name) + 1;
 	if (clock >= d + n || !memchr(clock, '\0', d + n - clock))
 		return bad(p, err, "bad BUFFER option", at);
 	q = clock + strlen(clock) + 1;
 	if (q + 8 > d + n)
 		return bad(p, err, "bad BUFFER option", at);
-	p->page_size = rd(p, q, 4);
+	b = realloc(p->bufs, (p->nbufs + 1) * sizeof(*b));
+	if (!b)
+		return sw_err_set(err, SW_EXIT_RUN_ERROR, "%s: out of memory",
+				  p->path);
+	p->bufs = b;
+	b = &p->bufs[p->nbufs++];
+	memset(b, 0, sizeof(*b));
+	b->name = strdup(name);
+	b->page_size = rd(p, q, 4);
 	count = rd(p, q + 4, 4);
 	q += 8;
-	if (p->page_size < 64 || p->page_size > (1 << 24) ||
-	    (p->page_size & (p->page_size - 1)) ||
-	    count > (uint32_t)ncpus || (size_t)(d + n - q) < count * 20ULL)
+	if (!b->name)
+		return sw_err_set(err, SW_EXIT_RUN_ERROR, "%s: out of memory",
+				  p->path);
+	if (b->page_size < 64 || b->page_size > (1 << 24) ||
+	    (b->page_size & (b->page_size - 1)) ||
+	    count > CPUBITS_MAX_CPUS || (size_t)(d + n - q) < count * 20ULL)
 		return bad(p, err, "bad BUFFER option", at);
-
-	sec = rd(p, d, 8);
-	if (pread_all(p, h, sizeof(h), sec, err))
+	if (pread_all(p, h, sizeof(h), rd(p, d, 8), err))
 		return -1;
-	p->compressed = !!(rd(p, h + 2, 2) & TP_SEC_COMPRESSED);
-
-	p->cpus = calloc(count ? count : 1, sizeof(*p->cpus));
-	p->heap = calloc(count ? count : 1, sizeof(*p->heap));
-	if (!p->cpus || !p->heap)
+	b->compressed = !!(rd(p, h + 2, 2) & TP_SEC_COMPRESSED);
+	b->cpus = calloc(count ? count : 1, sizeof(*b->cpus));
+	if (!b->cpus)
 		return sw_err_set(err, SW_EXIT_RUN_ERROR, "%s: out of memory",
 				  p->path);
 	for (i = 0; i < count; i++, q += 20) {
-		struct tp_cpu *c = &p->cpus[p->ncpus];
+		struct tp_cpu *c = &b->cpus[b->ncpus];
 		int k;
 
 		c->cpu = rd(p, q, 4);
 		c->off = rd(p, q + 4, 8);
 		c->size = rd(p, q + 12, 8);
-		if (c->cpu < 0 || c->cpu >= ncpus)
-			return bad(p, err, "BUFFER option names a CPU the trace does not have",
+		if (c->cpu < 0 || c->cpu >= CPUBITS_MAX_CPUS)
+			return bad(p, err, "BUFFER option names an impossible CPU",
 				   at);
-		for (k = 0; k < p->ncpus; k++)
-			if (p->cpus[k].cpu == c->cpu)
+		for (k = 0; k < b->ncpus; k++)
+			if (b->cpus[k].cpu == c->cpu)
 				return bad(p, err, "BUFFER option names a CPU twice",
 					   at);
 		if (c->off > p->file_size || c->size > p->file_size - c->off)
 			return bad(p, err, "CPU data runs past the end of the file",
 				   c->off);
-		if (!c->size)
-			continue;
-		p->ncpus++;
-		if (!buffer && p->compressed && check_chunks(p, c, err))
-			return -1;
-		if (!buffer && check_first_page(p, c, err))
-			return -1;
+		if (c->cpu + 1 > b->max_cpus)
+			b->max_cpus = c->cpu + 1;
+		if (c->size)
+			b->ncpus++;
 	}
-	if (buffer)
-		return 1;
-	/* checked: forget it, the next BUFFER option may come */
-	free(p->cpus);
-	free(p->heap);
-	p->cpus = NULL;
-	p->heap = NULL;
-	p->ncpus = 0;
+	return 0;
+}
+
+static int add_cpustat(struct trace_pages *p, const char *d, size_t n,
+		       struct sw_err *err)
+{
+	char *s;
+
+	if (!n)
+		return 0;
+	s = realloc(p->cpustats, p->cpustats_len + n + 1);
+	if (!s)
+		return sw_err_set(err, SW_EXIT_RUN_ERROR, "%s: out of memory",
+				  p->path);
+	memcpy(s + p->cpustats_len, d, n);
+	/* each ends in a NUL: a line break instead, as libtracecmd does */
+	s[p->cpustats_len + n - 1] = '\n';
+	p->cpustats_len += n;
+	s[p->cpustats_len] = '\0';
+	p->cpustats = s;
+	return 0;
+}
+
+/* One option of an options section. Returns 0, 1 (not ours) or -1. */
+static int take_option(struct trace_pages *p, int opt, const char *o,
+		       size_t n, uint64_t at, struct sw_err *err)
+{
+	switch (opt) {
+	case TP_OPT_DATE:
+	case TP_OPT_OFFSET:
+	case TP_OPT_TIME_SHIFT:
+	case TP_OPT_TSC2NSEC:
+		return 1;	/* timestamps to correct: libtracecmd's job */
+	case TP_OPT_BUFFER:
+		return parse_buffer(p, o, n, at, err);
+	case TP_OPT_CPUSTAT:
+		return add_cpustat(p, o, n, err);
+	case TP_OPT_CPUCOUNT:
+		if (n >= 4 && rd(p, o, 4) <= CPUBITS_MAX_CPUS)
+			p->cpucount = rd(p, o, 4);
+		return 0;
+	case TP_OPT_HEADER_INFO:
+		if (n >= 8)
+			p->header_sec = rd(p, o, 8);
+		return 0;
+	case TP_OPT_EVENT_FORMATS:
+		if (n >= 8)
+			p->formats_sec = rd(p, o, 8);
+		return 0;
+	}
 	return 0;
 }
 
 /*
- * Walks the chain of options sections. Returns 0 with the buffer found
- * (@buffer NULL: every buffer checked), 1 when the file needs libtracecmd
- * (timestamp corrections), -1 on error.
+ * Walks the chain of options sections, collecting the buffers, the
+ * kernel's per-CPU statistics and where the formats are. Returns 0, 1
+ * when the file needs libtracecmd (timestamp corrections), -1 on error.
  */
-static int find_buffer(struct trace_pages *p, uint64_t off, const char *buffer,
-		       int ncpus, struct sw_err *err)
+static int walk_options(struct trace_pages *p, struct sw_err *err)
 {
-	int found = 0, sections = 0;
+	uint64_t off = p->options;
+	int sections = 0;
 
 	while (off) {
 		size_t len, at = 0;
 		uint64_t next = 0;
+		int id, rc = 0;
 		char *d;
-		int id;
 
 		if (++sections > TP_MAX_SECTIONS)
 			return bad(p, err, "options sections loop", off);
 		d = read_section(p, off, &id, &len, err);
 		if (!d)
 			return -1;
-		if (id != TP_OPT_DONE) {
-			free(d);
-			return bad(p, err, "not an options section", off);
-		}
-		while (at + 6 <= len) {
+		if (id != TP_OPT_DONE)
+			rc = bad(p, err, "not an options section", off);
+		while (!rc && at + 6 <= len) {
 			int opt = rd(p, d + at, 2);
 			uint64_t n = rd(p, d + at + 2, 4);
 			const char *o = d + at + 6;
-			int rc = 0;
 
 			if (n > len - at - 6) {
-				free(d);
-				return bad(p, err, "option runs past its section",
-					   off);
+				rc = bad(p, err, "option runs past its section",
+					 off);
+				break;
 			}
 			at += 6 + n;
-			if (opt == TP_OPT_DATE || opt == TP_OPT_OFFSET ||
-			    opt == TP_OPT_TIME_SHIFT || opt == TP_OPT_TSC2NSEC) {
-				free(d);
-				return 1;
-			}
-			if (opt == TP_OPT_BUFFER && !found)
-				rc = take_buffer(p, o, n, buffer, ncpus, off, err);
-			if (rc < 0) {
-				free(d);
-				return -1;
-			}
-			found |= rc;
 			if (opt == TP_OPT_DONE) {
 				next = n >= 8 ? rd(p, o, 8) : 0;
 				break;
 			}
+			rc = take_option(p, opt, o, n, off, err);
 		}
 		free(d);
+		if (rc)
+			return rc;
 		off = next;
 	}
-	if (!found && buffer)
-		return sw_err_set(err, SW_EXIT_BAD_TRACE,
-				  "%s: no buffer '%s' in the trace", p->path,
-				  buffer);
 	return 0;
+}
+
+/*
+ * What libtracecmd would read unchecked: every chunk header, each CPU's
+ * first page (whether it holds data, too).
+ */
+static int check_buffer(struct trace_pages *p, struct tp_buffer *b,
+			struct sw_err *err)
+{
+	int i;
+
+	p->compressed = b->compressed;
+	p->page_size = b->page_size;
+	for (i = 0; i < b->ncpus; i++) {
+		struct tp_cpu *c = &b->cpus[i];
+
+		if (b->compressed && check_chunks(p, c, err))
+			return -1;
+		if (check_first_page(p, c, &b->has_events, err))
+			return -1;
+	}
+	return 0;
+}
+
+/*
+ * As libtracecmd users pick: the buffer named @want; else the top level
+ * when it has events or there is nothing else, else the first instance
+ * with events, else the top level.
+ */
+static struct tp_buffer *choose(struct trace_pages *p, const char *want,
+				struct sw_err *err)
+{
+	struct tp_buffer *top = NULL;
+	int i;
+
+	for (i = 0; i < p->nbufs; i++) {
+		if (want && !strcmp(p->bufs[i].name, want))
+			return &p->bufs[i];
+		if (!top && !p->bufs[i].name[0])
+			top = &p->bufs[i];
+	}
+	if (want) {
+		sw_err_set(err, SW_EXIT_BAD_TRACE,
+			   "%s: no buffer named '%s' in the trace", p->path,
+			   want);
+		return NULL;
+	}
+	if (top && (top->has_events || p->nbufs == 1))
+		return top;
+	for (i = 0; i < p->nbufs; i++)
+		if (p->bufs[i].name[0] && p->bufs[i].has_events)
+			return &p->bufs[i];
+	if (!top)
+		bad(p, err, "no top-level buffer", p->options);
+	return top;
+}
+
+/* The bytes of @d from *@at on: a NUL-terminated string. */
+static const char *take_str(const char *d, size_t len, size_t *at)
+{
+	const char *s = d + *at;
+
+	if (*at >= len || !memchr(s, '\0', len - *at))
+		return NULL;
+	*at += strlen(s) + 1;
+	return s;
+}
+
+static int take_num(const struct trace_pages *p, const char *d, size_t len,
+		    size_t *at, int n, uint64_t *v)
+{
+	if (*at > len || len - *at < (size_t)n)
+		return -1;
+	*v = rd(p, d + *at, n);
+	*at += n;
+	return 0;
+}
+
+/* The systems whose event formats the analysis reads (trace_analyze.c). */
+static int wanted_system(const char *sys)
+{
+	return !strcmp(sys, "sched") || !strcmp(sys, "ipi") ||
+	       !strcmp(sys, "power");
+}
+
+/*
+ * A tep with the header page and the formats of the wanted systems only:
+ * parsing the ~2000 formats a file holds costs libtracecmd 0.1 s.
+ */
+static int build_tep(struct trace_pages *p, struct sw_err *err)
+{
+	size_t len, at = 0;
+	uint64_t nsys, nev, size;
+	const char *name;
+	char *d;
+	int id;
+
+	p->tep = tep_alloc();
+	if (!p->tep)
+		return sw_err_set(err, SW_EXIT_RUN_ERROR, "%s: out of memory",
+				  p->path);
+	tep_set_file_bigendian(p->tep, p->big_endian ? TEP_BIG_ENDIAN :
+						       TEP_LITTLE_ENDIAN);
+	tep_set_local_bigendian(p->tep, tep_is_bigendian() ? TEP_BIG_ENDIAN :
+							     TEP_LITTLE_ENDIAN);
+	tep_set_long_size(p->tep, p->user_long_size);
+	tep_set_page_size(p->tep, p->file_page_size);
+	if (!p->header_sec || !p->formats_sec)
+		return bad(p, err, "no header or event formats section",
+			   p->options);
+
+	d = read_section(p, p->header_sec, &id, &len, err);
+	if (!d)
+		return -1;
+	name = take_str(d, len, &at);
+	if (!name || strcmp(name, "header_page") ||
+	    take_num(p, d, len, &at, 8, &size) || size > len - at ||
+	    tep_parse_header_page(p->tep, d + at, size, p->user_long_size)) {
+		free(d);
+		return bad(p, err, "bad header_page", p->header_sec);
+	}
+	free(d);
+
+	at = 0;
+	d = read_section(p, p->formats_sec, &id, &len, err);
+	if (!d)
+		return -1;
+	if (take_num(p, d, len, &at, 4, &nsys))
+		goto bad;
+	while (nsys--) {
+		const char *sys = take_str(d, len, &at);
+
+		if (!sys || take_num(p, d, len, &at, 4, &nev))
+			goto bad;
+		while (nev--) {
+			if (take_num(p, d, len, &at, 8, &size) ||
+			    size > len - at)
+				goto bad;
+			/* one that does not parse is as good as absent */
+			if (wanted_system(sys))
+				tep_parse_event(p->tep, d + at, size, sys);
+			at += size;
+		}
+	}
+	free(d);
+	return 0;
+bad:
+	free(d);
+	return bad(p, err, "bad event formats section", p->formats_sec);
 }
 
 /* Moves @c to its next event. Returns 1, 0 when it has none left, -1. */
@@ -580,10 +785,9 @@ static int read_header(struct trace_pages *p, uint64_t *options,
 	if (strcmp(h + 10, "7"))
 		return 1;	/* version 6 and older: libtracecmd */
 	p->big_endian = h[12];
-	p->long_size = h[13] == 4 ? 4 : 8;	/* until the tep says */
-	if (p->tep && p->big_endian != tep_is_file_bigendian(p->tep))
-		return bad(p, err, "header disagrees with the event formats",
-			   12);
+	p->user_long_size = h[13] == 4 ? 4 : 8;
+	p->long_size = p->user_long_size;	/* until the header page says */
+	p->file_page_size = rd(p, h + 14, 4);
 	/* after endianness, long size and page size: compression name, version */
 	s = h + 18;
 	if ((size_t)(s - h) >= n)
@@ -600,19 +804,19 @@ static int read_header(struct trace_pages *p, uint64_t *options,
 	return 0;
 }
 
-/* Opens @path and reads its header. Returns 0, 1 (not ours) or -1. */
-static int pages_new(const char *path, struct tep_handle *tep,
-		     struct trace_pages **out, struct sw_err *err)
+/* Opens @path, reads its header and options. Returns 0, 1 (not ours), -1. */
+static int pages_new(const char *path, struct trace_pages **out,
+		     struct sw_err *err)
 {
 	struct trace_pages *p;
 	struct stat st;
+	int rc;
 
 	*out = p = calloc(1, sizeof(*p));
 	if (!p)
 		return sw_err_set(err, SW_EXIT_RUN_ERROR, "%s: out of memory",
 				  path);
 	p->path = path;
-	p->tep = tep;
 	p->fd = open(path, O_RDONLY | O_CLOEXEC);
 	if (p->fd < 0 || fstat(p->fd, &st))
 		return sw_err_set(err, SW_EXIT_BAD_TRACE, "%s: %s", path,
@@ -622,11 +826,11 @@ static int pages_new(const char *path, struct tep_handle *tep,
 	if (!p->zctx)
 		return sw_err_set(err, SW_EXIT_RUN_ERROR, "%s: out of memory",
 				  path);
-	return read_header(p, &p->options, err);
+	rc = read_header(p, &p->options, err);
+	return rc ? rc : walk_options(p, err);
 }
 
 int trace_pages_open(const char *path, const char *buffer,
-		     struct tep_handle *tep, int ncpus,
 		     struct trace_pages **out, struct sw_err *err)
 {
 	enum kbuffer_long_size ls;
@@ -634,14 +838,26 @@ int trace_pages_open(const char *path, const char *buffer,
 	int i, rc;
 
 	*out = NULL;
-	rc = pages_new(path, tep, &p, err);
-	if (!rc)
-		rc = find_buffer(p, p->options, buffer ? buffer : "", ncpus,
-				 err);
+	rc = pages_new(path, &p, err);
+	for (i = 0; !rc && i < p->nbufs; i++)
+		rc = check_buffer(p, &p->bufs[i], err);
+	if (!rc) {
+		p->buf = choose(p, buffer, err);
+		rc = p->buf ? build_tep(p, err) : -1;
+	}
 	if (rc)
 		goto out;
-
-	p->long_size = tep_get_header_page_size(tep) == 8 ? 8 : 4;
+	p->compressed = p->buf->compressed;
+	p->page_size = p->buf->page_size;
+	p->cpus = p->buf->cpus;
+	p->ncpus = p->buf->ncpus;
+	p->heap = calloc(p->ncpus ? p->ncpus : 1, sizeof(*p->heap));
+	if (!p->heap) {
+		rc = sw_err_set(err, SW_EXIT_RUN_ERROR, "%s: out of memory",
+				path);
+		goto out;
+	}
+	p->long_size = tep_get_header_page_size(p->tep) == 8 ? 8 : 4;
 	ls = p->long_size == 8 ? KBUFFER_LSIZE_8 : KBUFFER_LSIZE_4;
 	for (i = 0; i < p->ncpus; i++) {
 		struct tp_cpu *c = &p->cpus[i];
@@ -658,7 +874,7 @@ int trace_pages_open(const char *path, const char *buffer,
 					"%s: out of memory", path);
 			goto out;
 		}
-		if (tep_is_old_format(tep))
+		if (tep_is_old_format(p->tep))
 			kbuffer_set_old_format(c->kbuf);
 		if (p->compressed) {
 			rc = chunk_count(p, c, err);
@@ -673,31 +889,61 @@ out:
 	return rc;
 }
 
-int trace_pages_check(const char *path, int max_cpus, struct sw_err *err)
+int trace_pages_check(const char *path, struct sw_err *err)
 {
 	struct trace_pages *p;
-	int rc;
+	int i, rc;
 
-	rc = pages_new(path, NULL, &p, err);
-	if (!rc)
-		rc = find_buffer(p, p->options, NULL, max_cpus, err);
+	rc = pages_new(path, &p, err);
+	for (i = 0; !rc && i < p->nbufs; i++)
+		rc = check_buffer(p, &p->bufs[i], err);
 	trace_pages_close(p);
 	return rc < 0 ? -1 : 0;
 }
 
+struct tep_handle *trace_pages_tep(const struct trace_pages *p)
+{
+	return p->tep;
+}
+
+int trace_pages_ncpus(const struct trace_pages *p)
+{
+	/* a top level without CPU data has the machine's, as in libtracecmd */
+	if (!p->buf->name[0] && !p->buf->max_cpus)
+		return p->cpucount;
+	return p->buf->max_cpus;
+}
+
+const char *trace_pages_buffer(const struct trace_pages *p)
+{
+	return p->buf->name[0] ? p->buf->name : NULL;
+}
+
+const char *trace_pages_cpustats(const struct trace_pages *p)
+{
+	return p->cpustats;
+}
+
 void trace_pages_close(struct trace_pages *p)
 {
-	int i;
+	int i, k;
 
 	if (!p)
 		return;
-	for (i = 0; i < p->ncpus; i++) {
-		kbuffer_free(p->cpus[i].kbuf);
-		free(p->cpus[i].buf);
+	for (i = 0; i < p->nbufs; i++) {
+		for (k = 0; k < p->bufs[i].ncpus; k++) {
+			kbuffer_free(p->bufs[i].cpus[k].kbuf);
+			free(p->bufs[i].cpus[k].buf);
+		}
+		free(p->bufs[i].cpus);
+		free(p->bufs[i].name);
 	}
-	free(p->cpus);
+	free(p->bufs);
 	free(p->heap);
 	free(p->zbuf);
+	free(p->cpustats);
+	if (p->tep)
+		tep_free(p->tep);
 	ZSTD_freeDCtx(p->zctx);
 	if (p->fd >= 0)
 		close(p->fd);

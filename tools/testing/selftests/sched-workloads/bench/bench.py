@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: GPL-2.0
-"""make bench: what the trace analyzer costs, in figures (not a test).
+"""make bench: what the suite costs, in figures (not a test).
 
 Records its own inputs: a sched trace around "perf bench sched pipe" in a
 tracefs instance of its own, saved by trace-cmd extract (zstd-compressed,
@@ -15,23 +15,36 @@ max) of:
 with wall seconds, events per second and peak RSS (the largest resident
 set of the process: for the readers that mmap the file, its pages count).
 
+Then the state machine's cost per event on 2 and on 256 CPUs
+(tests/sched_stream_check fed the same number of events, text parsing
+included); the battery's wall time by phase (one "sched-workloads run",
+its time.json); and tracing's perturbation: per workload, each task's
+rt-app metrics (wu_lat p50 and p99, slack p50) from PERT_REPS runs of
+its run.json with the battery's tracing instance and PERT_REPS without,
+interleaved, as the ratio of the medians traced / untraced.
+
   bench.py [--reps N] [--dir DIR] [--sizes 1,10] [--no-report]
+           [--sections traces,cpus,battery,perturbation] [--pert-reps N]
 
 Inputs are kept in DIR (default /var/tmp/sched-workloads-bench) and reused
 when there. Needs root, tracefs, trace-cmd, perf and gcc; says which is
 missing and exits 4 otherwise.
 """
 import argparse
+import glob
 import json
 import os
 import shutil
 import statistics
 import subprocess
 import sys
+import tempfile
 import time
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 COLLECTION = os.path.dirname(HERE)
+sys.path.insert(0, os.path.join(COLLECTION, "tests"))
+from swtest import ANALYSIS_PKGS, ANALYSIS_SOURCES  # noqa: E402
 TRACEFS = "/sys/kernel/tracing"
 EVENTS = ["sched/sched_switch", "sched/sched_waking", "sched/sched_wakeup",
           "sched/sched_wakeup_new", "sched/sched_migrate_task",
@@ -39,6 +52,11 @@ EVENTS = ["sched/sched_switch", "sched/sched_waking", "sched/sched_wakeup",
 # one loop of perf bench sched pipe: about 8 of those events
 EVENTS_PER_LOOP = 8
 EXIT_SKIP = 4
+# what capture.c enables for a run: the perturbation is theirs
+RUN_EVENTS = EVENTS + ["sched/sched_pi_setprio", "ipi/ipi_send_cpu",
+                       "ipi/ipi_send_cpumask", "power/cpu_idle",
+                       "power/cpu_frequency"]
+RUN_BUFFER_KB = 32768
 
 
 def write(path, text):
@@ -129,7 +147,7 @@ def build_counter(bench_dir):
 
 
 def missing():
-    need = [t for t in ("trace-cmd", "perf", "gcc", "pkg-config")
+    need = [t for t in ("trace-cmd", "perf", "gcc", "pkg-config", "rt-app")
             if not shutil.which(t)]
     if os.geteuid():
         need.append("root")
@@ -138,27 +156,10 @@ def missing():
     return need
 
 
-def main():
-    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    ap.add_argument("--reps", type=int, default=3)
-    ap.add_argument("--dir", default="/var/tmp/sched-workloads-bench")
-    ap.add_argument("--sizes", default="1,10",
-                    help="millions of events, comma-separated")
-    ap.add_argument("--no-report", action="store_true",
-                    help="leave out trace-cmd report (the slowest)")
-    ap.add_argument("--binary", default=os.environ.get(
-        "SW_BINARY", os.path.join(COLLECTION, "sched-workloads")))
-    a = ap.parse_args()
-    need = missing()
-    if need:
-        print("bench: SKIP: missing %s" % ", ".join(need))
-        return EXIT_SKIP
-    sizes = [int(s) for s in a.sizes.split(",")]
-    os.makedirs(a.dir, exist_ok=True)
-    counter = build_counter(a.dir)
+def trace_section(a, counter):
     print("# %d runs each: wall s and peak RSS MB as min/median/max; "
           "ev/s from the median" % a.reps)
-    for label, path in inputs(a.dir, sizes):
+    for label, path in inputs(a.dir, a.sizes):
         w, m, out = figures([a.binary, "analyze", "--trace", path,
                              "--all-cpus"], a.reps)
         events = json.loads(out)["system"]["system"]["trace.events"]
@@ -178,6 +179,183 @@ def main():
                    mmm(rss, "%.0f"), mw / med))
         sys.stdout.flush()
     print("# xN: wall time against analyze's (median)")
+
+
+def stream(ncpus, steps):
+    """@steps context switches, round robin over @ncpus CPUs, each CPU
+    alternating between two tasks of its own: a waking, then the switch."""
+    cur = [0] * ncpus
+    lines = []
+    for i in range(steps):
+        c = i % ncpus
+        prev = 10000 + 2 * c + cur[c]
+        nxt = 10000 + 2 * c + 1 - cur[c]
+        ts = 1000000 + i * 1000
+        lines.append("%d %d %d waking %d t%d 120 %d" %
+                     (ts, c, prev, nxt, c, c))
+        lines.append("%d %d %d switch %d t%d 120 1 %d t%d 120" %
+                     (ts + 500, c, prev, prev, c, nxt, c))
+        cur[c] ^= 1
+    return "\n".join(lines) + "\n"
+
+
+def cpus_section(a):
+    flags = subprocess.run(["pkg-config", "--cflags", "--libs"] +
+                           list(ANALYSIS_PKGS), check=True,
+                           capture_output=True, text=True).stdout.split()
+    binary = os.path.join(a.dir, "sched_stream_check")
+    subprocess.run(["gcc", "-O2", "-D_GNU_SOURCE", "-o", binary,
+                    "tests/sched_stream_check.c"] + ANALYSIS_SOURCES +
+                   flags + ["-lm", "-pthread"], cwd=COLLECTION, check=True)
+    steps = 500000
+    print("# state machine: %d events (text parsing included), %d runs" %
+          (2 * steps, a.reps))
+    for ncpus in (2, 256):
+        path = os.path.join(a.dir, "stream-%d.txt" % ncpus)
+        with open(path, "w") as f:
+            f.write(stream(ncpus, steps))
+        walls = figures(["sh", "-c", 'exec "$0" -a "$1" < "$2"', binary,
+                         str(ncpus), path], a.reps)[0]
+        print("  %3d CPUs: wall %s s, %.0f ns an event (median)" %
+              (ncpus, mmm(walls, "%.2f"),
+               statistics.median(walls) / (2 * steps) * 1e9))
+
+
+def battery_section(a):
+    results = os.path.join(a.dir, "battery")
+    shutil.rmtree(results, ignore_errors=True)
+    print("# the battery: sched-workloads run, %s" % results, flush=True)
+    with open(os.path.join(a.dir, "battery.ktap"), "w") as out:
+        subprocess.run([a.binary, "run", "-r", results], stdout=out,
+                       stderr=subprocess.STDOUT, timeout=3600)
+    (tj,) = glob.glob(os.path.join(results, "*", "time.json"))
+    t = json.load(open(tj))
+    wall = t["wall_s"]
+    print("  %.0f s in all, %d repetitions" % (wall, t["repetitions"]))
+    for key, name in (("rtapp_s", "rt-app"), ("setup_s", "setup"),
+                      ("trace_save_s", "trace saving"),
+                      ("analysis_s", "analysis"), ("canary_s", "canary"),
+                      ("other_s", "other")):
+        share = 100 * t[key] / wall
+        print("  %-13s %6.1f s  %5.1f%%" % (name, t[key], share))
+    print("  trace saving + analysis: %.1f%% of the wall time" %
+          (100 * (t["trace_save_s"] + t["analysis_s"]) / wall))
+    return os.path.dirname(tj)
+
+
+def rtapp_once(run_json, traced, binary):
+    """rt-app's metrics of one run of @run_json: {task: {metric: v}}."""
+    with open(run_json) as f:
+        w = json.load(f)
+    tmp = tempfile.mkdtemp(prefix="sw-bench-pert-")
+    inst = None
+    try:
+        w["global"]["logdir"] = tmp
+        path = os.path.join(tmp, "run.json")
+        with open(path, "w") as f:
+            json.dump(w, f)
+        if traced:
+            inst = os.path.join(TRACEFS, "instances",
+                                "sw-bench-pert-%d" % os.getpid())
+            os.mkdir(inst)
+            write(os.path.join(inst, "buffer_size_kb"), str(RUN_BUFFER_KB))
+            write(os.path.join(inst, "trace_clock"), "mono")
+            for e in RUN_EVENTS:
+                ev = os.path.join(inst, "events", e, "enable")
+                if os.path.exists(ev):
+                    write(ev, "1")
+            write(os.path.join(inst, "tracing_on"), "1")
+        p = subprocess.run(["rt-app", path], capture_output=True,
+                           timeout=w["global"]["duration"] * 1.5 + 10)
+        if inst:
+            write(os.path.join(inst, "tracing_on"), "0")
+        if p.returncode:
+            return None
+        r = subprocess.run([binary, "analyze", "--logs", tmp],
+                           capture_output=True, text=True, timeout=120)
+        if r.returncode:
+            return None
+        return json.loads(r.stdout)["rtapp_tasks"]
+    finally:
+        if inst and os.path.isdir(inst):
+            os.rmdir(inst)
+        shutil.rmtree(tmp, ignore_errors=True)
+
+
+PERT_METRICS = ("wu_lat.p50", "wu_lat.p99", "slack.p50")
+
+
+def perturbation_section(a, results):
+    n = a.pert_reps
+    print("# tracing's perturbation: %d traced and %d untraced runs a "
+          "workload, interleaved; traced/untraced medians and their "
+          "ratio; * where wu_lat.p50 moves 5%% or more" % (n, n),
+          flush=True)
+    for wdir in sorted(glob.glob(os.path.join(results, "*", ""))):
+        runs = sorted(glob.glob(os.path.join(wdir, "rep-*", "run.json")))
+        if not runs:
+            continue
+        name = os.path.basename(os.path.dirname(wdir))
+        got = {False: [], True: []}
+        for i in range(a.pert_reps):
+            for traced in ((False, True) if i % 2 else (True, False)):
+                m = rtapp_once(runs[0], traced, a.binary)
+                if m:
+                    got[traced].append(m)
+        if not got[False] or not got[True]:
+            print("  %s: rt-app did not run it (refused workload?)" % name)
+            continue
+        for task in sorted(got[False][0]):
+            cells, star = [], ""
+            for key in PERT_METRICS:
+                v = {t: [m[task][key] for m in got[t]
+                         if task in m and m[task].get(key) is not None]
+                     for t in (False, True)}
+                if not v[False] or not v[True]:
+                    cells.append("%s -" % key)
+                    continue
+                u, t = statistics.median(v[False]), statistics.median(v[True])
+                ratio = t / u if u else float("nan")
+                cells.append("%s %.1f/%.1f x%.2f" % (key, t, u, ratio))
+                if key == "wu_lat.p50" and abs(ratio - 1) >= 0.05:
+                    star = " *"
+            print("  %-22s %-12s %s%s" % (name, task, "  ".join(cells),
+                                          star))
+        sys.stdout.flush()
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap.add_argument("--reps", type=int, default=3)
+    ap.add_argument("--pert-reps", type=int, default=3)
+    ap.add_argument("--dir", default="/var/tmp/sched-workloads-bench")
+    ap.add_argument("--sizes", default="1,10",
+                    help="millions of events, comma-separated")
+    ap.add_argument("--sections", default="traces,cpus,battery,perturbation")
+    ap.add_argument("--no-report", action="store_true",
+                    help="leave out trace-cmd report (the slowest)")
+    ap.add_argument("--binary", default=os.environ.get(
+        "SW_BINARY", os.path.join(COLLECTION, "sched-workloads")))
+    a = ap.parse_args()
+    need = missing()
+    if need:
+        print("bench: SKIP: missing %s" % ", ".join(need))
+        return EXIT_SKIP
+    a.sizes = [int(s) for s in a.sizes.split(",")]
+    sections = a.sections.split(",")
+    os.makedirs(a.dir, exist_ok=True)
+    if "traces" in sections:
+        trace_section(a, build_counter(a.dir))
+    if "cpus" in sections:
+        cpus_section(a)
+    results = None
+    if "battery" in sections:
+        results = battery_section(a)
+    if "perturbation" in sections:
+        if not results:
+            sys.exit("bench: the perturbation runs the battery's run.json: "
+                     "add the battery section")
+        perturbation_section(a, results)
     return 0
 
 

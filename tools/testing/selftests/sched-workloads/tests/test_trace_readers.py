@@ -3,8 +3,9 @@
 ring-buffer pages read directly (trace_pages.c, the default for version 7
 files) and libtracecmd's iteration (--reader libtracecmd), on every
 recorded fixture, on a zstd-compressed copy (trace-cmd convert) and on a
-version 6 copy (which only libtracecmd reads). A damaged page header or
-chunk header is refused with the file named, never read as fewer events.
+version 6 copy (which only libtracecmd reads). A buffer is found by
+name. A damaged page header or chunk header is refused with the file
+named, never read as fewer events.
 
 Where each CPU's data lies is worked out here by a parser of the file
 format of its own (trace-cmd.dat.v7(5)), not taken from the C code.
@@ -114,6 +115,20 @@ class TestTraceReaders(unittest.TestCase):
         for path in self.plain.values():
             passed += self.assertReadersAgree(path).returncode == EXIT_PASS
         self.assertGreaterEqual(passed, 6)    # not all refused alike
+
+    def test_buffer_by_name(self):
+        # the fixtures were recorded in an instance of this name
+        path = self.plain["fifo"]
+        default = sw("analyze", "--trace", path, "--all-cpus")
+        for reader in ("pages", "libtracecmd"):
+            named = sw("analyze", "--trace", path, "--all-cpus",
+                       "--buffer", "swfix-fifo", "--reader", reader)
+            self.assertEqual((named.returncode, named.stdout),
+                             (EXIT_PASS, default.stdout), named.stderr)
+            r = sw("analyze", "--trace", path, "--all-cpus",
+                   "--buffer", "nosuch", "--reader", reader)
+            self.assertEqual(r.returncode, EXIT_BAD_TRACE, r.stderr)
+            self.assertIn("'nosuch'", r.stderr)
 
     def test_compressed(self):
         for name in ("fifo", "disturbed"):
