@@ -110,6 +110,11 @@ static int bad(const struct trace_pages *p, struct sw_err *err,
 			  p->path, what, (unsigned long long)at);
 }
 
+static int oom(const struct trace_pages *p, struct sw_err *err)
+{
+	return sw_err_set(err, SW_EXIT_RUN_ERROR, "%s: out of memory", p->path);
+}
+
 /* Reads exactly @n bytes at @off; anything less is the file's fault. */
 static int pread_all(struct trace_pages *p, void *dst, size_t n, uint64_t off,
 		     struct sw_err *err)
@@ -153,7 +158,7 @@ static char *read_section(struct trace_pages *p, uint64_t off, int *id,
 	}
 	raw = malloc(size + 1);
 	if (!raw) {
-		sw_err_set(err, SW_EXIT_RUN_ERROR, "%s: out of memory", p->path);
+		oom(p, err);
 		return NULL;
 	}
 	if (pread_all(p, raw, size, off + sizeof(h), err))
@@ -170,7 +175,7 @@ static char *read_section(struct trace_pages *p, uint64_t off, int *id,
 	}
 	out = malloc(usize + 1);
 	if (!out) {
-		sw_err_set(err, SW_EXIT_RUN_ERROR, "%s: out of memory", p->path);
+		oom(p, err);
 		goto fail;
 	}
 	r = ZSTD_decompressDCtx(p->zctx, out, usize, raw + 8, size - 8);
@@ -188,6 +193,56 @@ fail:
 	return NULL;
 }
 
+/* Makes *@buf hold at least @want bytes. */
+static int grow(const struct trace_pages *p, char **buf, size_t *cap,
+		size_t want, struct sw_err *err)
+{
+	char *b;
+
+	if (want <= *cap)
+		return 0;
+	b = realloc(*buf, want);
+	if (!b)
+		return oom(p, err);
+	*buf = b;
+	*cap = want;
+	return 0;
+}
+
+/* A compressed CPU's data starts with its number of chunks. */
+static int chunk_count(struct trace_pages *p, const struct tp_cpu *c,
+		       uint32_t *n, struct sw_err *err)
+{
+	unsigned char b[4];
+
+	if (c->size < 4)
+		return bad(p, err, "compressed CPU data without a chunk count",
+			   c->off);
+	if (pread_all(p, b, 4, c->off, err))
+		return -1;
+	*n = rd(p, b, 4);
+	return 0;
+}
+
+/*
+ * The chunk header at @at: the compressed size, then the size of the
+ * whole pages it holds. Each is checked against the file.
+ */
+static int chunk_header(struct trace_pages *p, uint64_t at, size_t *zsize,
+			size_t *size, struct sw_err *err)
+{
+	unsigned char h[8];
+
+	if (pread_all(p, h, 8, at, err))
+		return -1;
+	*zsize = rd(p, h, 4);
+	*size = rd(p, h + 4, 4);
+	if (*zsize > p->file_size - at - 8 || !*size ||
+	    *size > TP_MAX_CHUNK || *size % p->page_size)
+		return bad(p, err, "bad compressed chunk header", at);
+	return 0;
+}
+
 /* Loads the next batch of @c's pages. Returns 1, 0 at the end, -1. */
 static int load(struct trace_pages *p, struct tp_cpu *c, struct sw_err *err)
 {
@@ -203,7 +258,6 @@ static int load(struct trace_pages *p, struct tp_cpu *c, struct sw_err *err)
 		if (pread_all(p, c->buf, want, at, err))
 			return -1;
 	} else {
-		unsigned char h[8];
 		size_t zsize, r;
 
 		if (!c->chunks)
@@ -212,31 +266,10 @@ static int load(struct trace_pages *p, struct tp_cpu *c, struct sw_err *err)
 		 * The chunk count, not the BUFFER option's size (4 bytes
 		 * short in trace-cmd 3.1's files), says where the data ends.
 		 */
-		if (pread_all(p, h, 8, at, err))
+		if (chunk_header(p, at, &zsize, &want, err) ||
+		    grow(p, &p->zbuf, &p->zcap, zsize, err) ||
+		    grow(p, &c->buf, &c->cap, want, err))
 			return -1;
-		zsize = rd(p, h, 4);
-		want = rd(p, h + 4, 4);
-		if (zsize > p->file_size - at - 8 || !want ||
-		    want > TP_MAX_CHUNK || want % p->page_size)
-			return bad(p, err, "bad compressed chunk header", at);
-		if (zsize > p->zcap) {
-			char *z = realloc(p->zbuf, zsize);
-
-			if (!z)
-				return sw_err_set(err, SW_EXIT_RUN_ERROR,
-						  "%s: out of memory", p->path);
-			p->zbuf = z;
-			p->zcap = zsize;
-		}
-		if (want > c->cap) {
-			char *b = realloc(c->buf, want);
-
-			if (!b)
-				return sw_err_set(err, SW_EXIT_RUN_ERROR,
-						  "%s: out of memory", p->path);
-			c->buf = b;
-			c->cap = want;
-		}
 		if (pread_all(p, p->zbuf, zsize, at + 8, err))
 			return -1;
 		r = ZSTD_decompressDCtx(p->zctx, c->buf, want, p->zbuf, zsize);
@@ -287,8 +320,7 @@ static int check_first_page(struct trace_pages *p, struct tp_cpu *c,
 		c->cap = p->page_size;
 		c->buf = malloc(c->cap);
 		if (!c->buf)
-			return sw_err_set(err, SW_EXIT_RUN_ERROR,
-					  "%s: out of memory", p->path);
+			return oom(p, err);
 		if (c->size < p->page_size)
 			return bad(p, err, "CPU data smaller than a page",
 				   c->off);
@@ -317,21 +349,16 @@ static int check_first_page(struct trace_pages *p, struct tp_cpu *c,
 static int check_chunks(struct trace_pages *p, const struct tp_cpu *c,
 			struct sw_err *err)
 {
-	uint64_t at = c->off + 4, size;
-	unsigned char h[8];
+	uint64_t at = c->off + 4;
+	size_t zsize, size;
 	uint32_t n;
 
-	if (c->size < 4 || pread_all(p, h, 4, c->off, err))
-		return c->size < 4 ? bad(p, err, "compressed CPU data without a chunk count",
-					 c->off) : -1;
-	for (n = rd(p, h, 4); n; n--) {
-		if (pread_all(p, h, 8, at, err))
+	if (chunk_count(p, c, &n, err))
+		return -1;
+	for (; n; n--) {
+		if (chunk_header(p, at, &zsize, &size, err))
 			return -1;
-		size = rd(p, h + 4, 4);
-		if (rd(p, h, 4) > p->file_size - at - 8 || !size ||
-		    size > TP_MAX_CHUNK || size % p->page_size)
-			return bad(p, err, "bad compressed chunk header", at);
-		at += 8 + rd(p, h, 4);
+		at += 8 + zsize;
 	}
 	return 0;
 }
@@ -355,8 +382,7 @@ static int parse_buffer(struct trace_pages *p, const char *d, size_t n,
 		return bad(p, err, "bad BUFFER option", at);
 	b = realloc(p->bufs, (p->nbufs + 1) * sizeof(*b));
 	if (!b)
-		return sw_err_set(err, SW_EXIT_RUN_ERROR, "%s: out of memory",
-				  p->path);
+		return oom(p, err);
 	p->bufs = b;
 	b = &p->bufs[p->nbufs++];
 	memset(b, 0, sizeof(*b));
@@ -365,8 +391,7 @@ static int parse_buffer(struct trace_pages *p, const char *d, size_t n,
 	count = rd(p, q + 4, 4);
 	q += 8;
 	if (!b->name)
-		return sw_err_set(err, SW_EXIT_RUN_ERROR, "%s: out of memory",
-				  p->path);
+		return oom(p, err);
 	if (b->page_size < 64 || b->page_size > (1 << 24) ||
 	    (b->page_size & (b->page_size - 1)) ||
 	    count > CPUBITS_MAX_CPUS || (size_t)(d + n - q) < count * 20ULL)
@@ -376,8 +401,7 @@ static int parse_buffer(struct trace_pages *p, const char *d, size_t n,
 	b->compressed = !!(rd(p, h + 2, 2) & TP_SEC_COMPRESSED);
 	b->cpus = calloc(count ? count : 1, sizeof(*b->cpus));
 	if (!b->cpus)
-		return sw_err_set(err, SW_EXIT_RUN_ERROR, "%s: out of memory",
-				  p->path);
+		return oom(p, err);
 	for (i = 0; i < count; i++, q += 20) {
 		struct tp_cpu *c = &b->cpus[b->ncpus];
 		int k;
@@ -412,8 +436,7 @@ static int add_cpustat(struct trace_pages *p, const char *d, size_t n,
 		return 0;
 	s = realloc(p->cpustats, p->cpustats_len + n + 1);
 	if (!s)
-		return sw_err_set(err, SW_EXIT_RUN_ERROR, "%s: out of memory",
-				  p->path);
+		return oom(p, err);
 	memcpy(s + p->cpustats_len, d, n);
 	/* each ends in a NUL: a line break instead, as libtracecmd does */
 	s[p->cpustats_len + n - 1] = '\n';
@@ -598,8 +621,7 @@ static int build_tep(struct trace_pages *p, struct sw_err *err)
 
 	p->tep = tep_alloc();
 	if (!p->tep)
-		return sw_err_set(err, SW_EXIT_RUN_ERROR, "%s: out of memory",
-				  p->path);
+		return oom(p, err);
 	tep_set_file_bigendian(p->tep, p->big_endian ? TEP_BIG_ENDIAN :
 						       TEP_LITTLE_ENDIAN);
 	tep_set_local_bigendian(p->tep, tep_is_bigendian() ? TEP_BIG_ENDIAN :
@@ -750,22 +772,6 @@ int trace_pages_iterate(struct trace_pages *p,
 	return 0;
 }
 
-/* A compressed CPU's data starts with its number of chunks. */
-static int chunk_count(struct trace_pages *p, struct tp_cpu *c,
-		       struct sw_err *err)
-{
-	unsigned char b[4];
-
-	if (c->size < 4)
-		return bad(p, err, "compressed CPU data without a chunk count",
-			   c->off);
-	if (pread_all(p, b, 4, c->off, err))
-		return -1;
-	c->chunks = rd(p, b, 4);
-	c->done = 4;
-	return 0;
-}
-
 /* The fixed header: magic, version, endianness, long size, page size. */
 static int read_header(struct trace_pages *p, uint64_t *options,
 		       struct sw_err *err)
@@ -804,13 +810,16 @@ static int read_header(struct trace_pages *p, uint64_t *options,
 	return 0;
 }
 
-/* Opens @path, reads its header and options. Returns 0, 1 (not ours), -1. */
+/*
+ * Opens @path, reads its header and options, checks every buffer.
+ * Returns 0, 1 (not ours), -1.
+ */
 static int pages_new(const char *path, struct trace_pages **out,
 		     struct sw_err *err)
 {
 	struct trace_pages *p;
 	struct stat st;
-	int rc;
+	int i, rc;
 
 	*out = p = calloc(1, sizeof(*p));
 	if (!p)
@@ -824,10 +833,13 @@ static int pages_new(const char *path, struct trace_pages **out,
 	p->file_size = st.st_size;
 	p->zctx = ZSTD_createDCtx();
 	if (!p->zctx)
-		return sw_err_set(err, SW_EXIT_RUN_ERROR, "%s: out of memory",
-				  path);
+		return oom(p, err);
 	rc = read_header(p, &p->options, err);
-	return rc ? rc : walk_options(p, err);
+	if (!rc)
+		rc = walk_options(p, err);
+	for (i = 0; !rc && i < p->nbufs; i++)
+		rc = check_buffer(p, &p->bufs[i], err);
+	return rc;
 }
 
 int trace_pages_open(const char *path, const char *buffer,
@@ -839,8 +851,6 @@ int trace_pages_open(const char *path, const char *buffer,
 
 	*out = NULL;
 	rc = pages_new(path, &p, err);
-	for (i = 0; !rc && i < p->nbufs; i++)
-		rc = check_buffer(p, &p->bufs[i], err);
 	if (!rc) {
 		p->buf = choose(p, buffer, err);
 		rc = p->buf ? build_tep(p, err) : -1;
@@ -853,8 +863,7 @@ int trace_pages_open(const char *path, const char *buffer,
 	p->ncpus = p->buf->ncpus;
 	p->heap = calloc(p->ncpus ? p->ncpus : 1, sizeof(*p->heap));
 	if (!p->heap) {
-		rc = sw_err_set(err, SW_EXIT_RUN_ERROR, "%s: out of memory",
-				path);
+		rc = oom(p, err);
 		goto out;
 	}
 	p->long_size = tep_get_header_page_size(p->tep) == 8 ? 8 : 4;
@@ -870,16 +879,16 @@ int trace_pages_open(const char *path, const char *buffer,
 			c->buf = malloc(c->cap);
 		}
 		if (!c->kbuf || (!p->compressed && !c->buf)) {
-			rc = sw_err_set(err, SW_EXIT_RUN_ERROR,
-					"%s: out of memory", path);
+			rc = oom(p, err);
 			goto out;
 		}
 		if (tep_is_old_format(p->tep))
 			kbuffer_set_old_format(c->kbuf);
 		if (p->compressed) {
-			rc = chunk_count(p, c, err);
+			rc = chunk_count(p, c, &c->chunks, err);
 			if (rc)
 				goto out;
+			c->done = 4;
 		}
 	}
 	*out = p;
@@ -892,11 +901,9 @@ out:
 int trace_pages_check(const char *path, struct sw_err *err)
 {
 	struct trace_pages *p;
-	int i, rc;
+	int rc;
 
 	rc = pages_new(path, &p, err);
-	for (i = 0; !rc && i < p->nbufs; i++)
-		rc = check_buffer(p, &p->bufs[i], err);
 	trace_pages_close(p);
 	return rc < 0 ? -1 : 0;
 }

@@ -2,6 +2,7 @@
 """What the tests share: where things are, running the binary, the lock."""
 import contextlib
 import fcntl
+import gzip
 import json
 import os
 import shutil
@@ -91,6 +92,21 @@ ANALYSIS_SOURCES = ["tests/checker_opts.c", "trace_analyze.c",
                     "trace_explain.c", "metrics.c", "rtapp_metrics.c",
                     "canary.c", "stats.c", "entity.c", "kthreads.c",
                     "samples.c", "events.c", "util.c"]
+
+
+def unpack_traces(fixtures, tmp):
+    """Every NAME.dat.gz of @fixtures unpacked into @tmp: {NAME: path}."""
+    out = {}
+    for gz in sorted(os.listdir(fixtures)):
+        if gz.endswith(".dat.gz"):
+            dat = os.path.join(tmp, gz[:-3])
+            with gzip.open(os.path.join(fixtures, gz)) as src, \
+                    open(dat, "wb") as dst:
+                shutil.copyfileobj(src, dst)
+            out[gz[:-7]] = dat
+    return out
+
+
 # The pkg-config packages ANALYSIS_SOURCES need.
 ANALYSIS_PKGS = ("libtracecmd", "libzstd", "json-c")
 SAN_FLAGS = ["-fsanitize=address,undefined", "-fno-omit-frame-pointer"]

@@ -9,7 +9,6 @@ Then feeds it truncated, random, empty and text files: each must give
 exit 7 (bad trace) with a message naming the file, and no sanitizer report.
 """
 import glob
-import gzip
 import json
 import math
 import os
@@ -22,7 +21,8 @@ import tempfile
 import unittest
 
 from swtest import (ANALYSIS_PKGS, ANALYSIS_SOURCES, EXIT_BAD_LOG, EXIT_FAIL,
-                    EXIT_PASS, EXIT_USAGE, SANITIZER_ERRORS, build_checker, sw)
+                    EXIT_PASS, EXIT_USAGE, SANITIZER_ERRORS, build_checker, sw,
+                    unpack_traces)
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 FIX = os.path.join(HERE, "fixtures", "trace")
@@ -89,14 +89,7 @@ class TraceFixtures(unittest.TestCase):
         cls.bin, cls.env = build_checker(cls.tmp, "trace_check",
                                          ANALYSIS_SOURCES,
                                          ANALYSIS_PKGS)
-        cls.dats = {}
-        for gz in sorted(os.listdir(FIX)):
-            if gz.endswith(".dat.gz"):
-                dat = os.path.join(cls.tmp, gz[:-3])
-                with gzip.open(os.path.join(FIX, gz)) as src, \
-                        open(dat, "wb") as dst:
-                    shutil.copyfileobj(src, dst)
-                cls.dats[gz[:-7]] = dat
+        cls.dats = unpack_traces(FIX, cls.tmp)
 
     @classmethod
     def tearDownClass(cls):

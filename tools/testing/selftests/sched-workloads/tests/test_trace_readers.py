@@ -10,7 +10,6 @@ named, never read as fewer events.
 Where each CPU's data lies is worked out here by a parser of the file
 format of its own (trace-cmd.dat.v7(5)), not taken from the C code.
 """
-import gzip
 import os
 import shutil
 import struct
@@ -18,7 +17,8 @@ import subprocess
 import tempfile
 import unittest
 
-from swtest import COLLECTION, EXIT_BAD_TRACE, EXIT_PASS, sw
+from swtest import (COLLECTION, EXIT_BAD_TRACE, EXIT_PASS, sw,
+                    unpack_traces)
 
 FIXTURES = os.path.join(COLLECTION, "tests", "fixtures", "trace")
 OPT_DONE, OPT_BUFFER = 0, 3
@@ -77,15 +77,7 @@ class TestTraceReaders(unittest.TestCase):
     @classmethod
     def setUpClass(cls):
         cls.tmp = tempfile.mkdtemp(prefix="sw-readers-")
-        cls.plain = {}
-        for name in sorted(os.listdir(FIXTURES)):
-            if not name.endswith(".dat.gz"):
-                continue
-            out = os.path.join(cls.tmp, name[:-3])
-            with gzip.open(os.path.join(FIXTURES, name)) as src, \
-                    open(out, "wb") as dst:
-                shutil.copyfileobj(src, dst)
-            cls.plain[name[:-7]] = out
+        cls.plain = unpack_traces(FIXTURES, cls.tmp)
 
     @classmethod
     def tearDownClass(cls):
