@@ -24,7 +24,7 @@ usage() {
 [ $# -eq 1 ] || usage
 
 run_pkgs="gcc libc6-dev make pkg-config libjson-c-dev libtracefs-dev"
-run_pkgs="$run_pkgs libtracecmd-dev libtraceevent-dev libzstd-dev rt-app trace-cmd"
+run_pkgs="$run_pkgs libtracecmd-dev libtraceevent-dev libzstd-dev rt-app"
 run_pkgs="$run_pkgs rsync xz-utils perl"
 # The kselftest harness (and checkpatch) come from this one's tarball.
 if [ -z "${KSRC:-}" ]; then
@@ -33,7 +33,8 @@ fi
 
 case $1 in
 run)	pkgs=$run_pkgs ;;
-test)	pkgs="$run_pkgs python3 shellcheck flake8" ;;
+# trace-cmd: the tests read the saved traces with trace-cmd report too
+test)	pkgs="$run_pkgs python3 shellcheck flake8 trace-cmd" ;;
 *)	usage ;;
 esac
 

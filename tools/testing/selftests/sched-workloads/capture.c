@@ -4,17 +4,16 @@
  */
 #include <dirent.h>
 #include <errno.h>
-#include <fcntl.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
-#include <sys/wait.h>
 #include <tracefs.h>
 
 #include "capture.h"
 #include "cleanup.h"
+#include "trace_write.h"
 
 #define INSTANCE_PREFIX "sched-workloads-"
 
@@ -43,24 +42,6 @@ static int event_exists(const char *system, const char *event)
 	return tracefs_event_file_exists(NULL, system, event, "format");
 }
 
-static int in_path(const char *prog)
-{
-	const char *path = getenv("PATH");
-	char buf[4096], *dir, *save;
-
-	if (!path)
-		path = "/usr/bin:/bin";
-	snprintf(buf, sizeof(buf), "%s", path);
-	for (dir = strtok_r(buf, ":", &save); dir; dir = strtok_r(NULL, ":", &save)) {
-		char file[4096];
-
-		if (snprintf(file, sizeof(file), "%s/%s", dir, prog) < (int)sizeof(file) &&
-		    !access(file, X_OK))
-			return 1;
-	}
-	return 0;
-}
-
 const char *capture_unavailable(void)
 {
 	static char reason[256];
@@ -76,8 +57,6 @@ const char *capture_unavailable(void)
 			return reason;
 		}
 	}
-	if (!in_path("trace-cmd"))
-		return "trace-cmd not installed (it saves trace.dat; Debian package trace-cmd)";
 	return NULL;
 }
 
@@ -119,7 +98,6 @@ static void capture_cleanup(void *arg)
 	if (!c->inst)
 		return;
 	tracefs_trace_off(c->inst);
-	/* trace-cmd extract may have removed it already: that is fine. */
 	tracefs_instance_destroy(c->inst);
 	tracefs_instance_free(c->inst);
 	c->inst = NULL;
@@ -199,37 +177,10 @@ uint64_t capture_lost_events(struct capture *c)
 
 int capture_save(struct capture *c, const char *path, struct sw_err *err)
 {
-	char log[4096];
-	int status, fd;
-	pid_t pid;
-
-	snprintf(log, sizeof(log), "%s.log", path);
-	pid = fork();
-	if (pid < 0)
-		return sw_err_set(err, SW_EXIT_RUN_ERROR, "fork: %s", strerror(errno));
-	if (!pid) {
-		fd = open(log, O_WRONLY | O_CREAT | O_TRUNC, 0644);
-		if (fd >= 0) {
-			dup2(fd, 1);
-			dup2(fd, 2);
-		}
-		/* Uncompressed: libtracecmd 1.3 reads compressed files slowly. */
-		execlp("trace-cmd", "trace-cmd", "extract", "-B", c->name,
-		       "--compression", "none", "-o", path, (char *)NULL);
-		_exit(127);
-	}
-	while (waitpid(pid, &status, 0) < 0) {
-		if (errno != EINTR)
-			return sw_err_set(err, SW_EXIT_RUN_ERROR, "waitpid: %s",
-					  strerror(errno));
-		if (cleanup_interrupted())
-			kill(pid, SIGTERM);
-	}
-	if (!WIFEXITED(status) || WEXITSTATUS(status))
+	if (!c->inst)
 		return sw_err_set(err, SW_EXIT_RUN_ERROR,
-				  "trace-cmd extract -B %s failed (status %d), see %s",
-				  c->name, status, log);
-	return 0;
+				  "%s: no tracefs instance to save", path);
+	return trace_write(c->inst, path, err);
 }
 
 void capture_destroy(struct capture *c)

@@ -19,6 +19,21 @@ from swtest import (BINARY, CHILD_ENV, EXIT_FAIL, EXIT_PASS, EXIT_SKIP,
 
 IS_ROOT = os.geteuid() == 0
 RESULTS = "/tmp/sched-workloads-live-tests"
+TRACING = "/sys/kernel/tracing"
+
+
+def tracing_file(name, value=None):
+    """Reads a file of the top-level tracing directory, or writes it."""
+    path = os.path.join(TRACING, name)
+    if value is None:
+        with open(path) as f:
+            return f.read().strip()
+    with open(path, "w") as f:
+        f.write(value)
+    return None
+
+
+TOP_SWITCH = "events/sched/sched_switch/enable"
 
 
 def rtapp_processes(parent=None):
@@ -36,10 +51,23 @@ class TestStarterBattery(unittest.TestCase):
 
     @classmethod
     def setUpClass(cls):
+        # Another user's trace in the top-level buffer, as during a lab's
+        # own tracing: the run must leave it recording.
         with live_lock():
             cls.before = tracing_instances()
-            cls.r = sw("run", "-r", RESULTS, "periodic-among-hogs",
-                       "periodic-light", timeout=600)
+            top = (tracing_file(TOP_SWITCH), tracing_file("tracing_on"))
+            try:
+                tracing_file(TOP_SWITCH, "1")
+                tracing_file("tracing_on", "1")
+                cls.r = sw("run", "-r", RESULTS, "periodic-among-hogs",
+                           "periodic-light", timeout=600)
+                cls.top_after = (tracing_file(TOP_SWITCH),
+                                 tracing_file("tracing_on"))
+            finally:
+                tracing_file(TOP_SWITCH, top[0])
+                tracing_file("tracing_on", top[1])
+                if top[0] == "0":
+                    tracing_file("trace", "")
             cls.after = tracing_instances()
 
     def test_judged(self):
@@ -96,6 +124,33 @@ class TestStarterBattery(unittest.TestCase):
         dump = subprocess.run(["trace-cmd", "dump", "--summary", "-i",
                                trace], capture_output=True, text=True).stdout
         self.assertIn("none\t[Compression algorithm]", dump)
+
+    def test_trace_saved_whole(self):
+        # Every event the kernel counted in the instance (its stats, which
+        # the file keeps) is in the file: trace-cmd report and both of the
+        # analyzer's readers read the same.
+        root = results_dir(self.r.stdout)
+        for w in ("periodic-light", "periodic-among-hogs"):
+            trace = os.path.join(root, w, "rep-1", "trace.dat")
+            opts = subprocess.run(["trace-cmd", "dump", "--options", "-i",
+                                   trace], capture_output=True, text=True,
+                                  check=True).stdout
+            entries = sum(int(n) for n in
+                          re.findall(r"^entries: (\d+)$", opts, re.M))
+            report = subprocess.run(["trace-cmd", "report", trace],
+                                    capture_output=True, text=True,
+                                    check=True).stdout.splitlines()
+            events = [ln for ln in report if not ln.startswith("cpus=")]
+            self.assertGreater(entries, 1000, trace)
+            self.assertEqual(len(events), entries, trace)
+            out = [sw("analyze", "--all-cpus", "--reader", reader,
+                      "--trace", trace).stdout
+                   for reader in ("pages", "libtracecmd")]
+            self.assertEqual(out[0], out[1], trace)
+            self.assertIn('"wakeup_lat.p50"', out[0])
+
+    def test_top_level_tracer_untouched(self):
+        self.assertEqual(self.top_after, ("1", "1"))
 
     def test_no_lost_events_reported(self):
         self.assertRegex(self.r.stdout, r"events enabled, 0 lost")
