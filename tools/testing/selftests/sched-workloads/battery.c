@@ -1,10 +1,11 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * Running the battery: every workload's first round in file-name order,
- * then the confirmation rounds of those with a regression to confirm,
- * each at least opts->confirm_gap_s after the workload's round before
- * (protocol.h, verdict.c). Results are printed in file-name order as
- * they become final.
+ * and the confirmation rounds of those with a regression to confirm, each
+ * at least opts->confirm_gap_s after the workload's round before
+ * (protocol.h, verdict.c): between first rounds once their gap has
+ * passed, then, waiting for their gaps, those still due. Results are
+ * printed in file-name order as they become final.
  *
  * Recording baselines runs the battery N times over with one repetition
  * of each workload each time, so that the baseline spreads over the
@@ -449,18 +450,24 @@ static void flush(struct wl *wls, int total, int *next, int *bad_input)
 	}
 }
 
+/* Seconds until @wl's next round may start: the gap after its last. */
+static double gap_left(const struct wl *wl)
+{
+	const struct protocol_round *rd = &wl->p.round[wl->p.nrounds - 1];
+
+	return rd->end_s + wl->o->confirm_gap_s - now_s(NULL, 0);
+}
+
 /* Waits until @wl's round before ended at least the gap ago. */
 static int wait_gap(const struct wl *wl)
 {
-	const struct protocol_round *rd = &wl->p.round[wl->p.nrounds - 1];
-	double until = rd->end_s + wl->o->confirm_gap_s, left;
+	double left = gap_left(wl);
 
-	left = until - now_s(NULL, 0);
 	if (left > 0)
 		ktap_diag("%s: waiting %.0f s before round %zu (rounds of a confirmation are %.0f s apart)",
 			  wl->w.name, left, wl->p.nrounds + 1,
 			  wl->o->confirm_gap_s);
-	while (now_s(NULL, 0) < until) {
+	while (gap_left(wl) > 0) {
 		if (cleanup_interrupted())
 			return -1;
 		usleep(200 * 1000);
@@ -577,7 +584,39 @@ static void write_cost(const char *results, int have_results, double wall)
 		ktap_diag("cannot write %s/time.json", results);
 }
 
-/* The first round of every workload, or every repetition when recording. */
+/*
+ * Confirmation rounds whose gap has passed, the longest due first; with
+ * @wait, waits for each in turn until no workload is pending.
+ */
+static void confirmations(struct wl *wls, int total, int *next,
+			  int *bad_input, int wait)
+{
+	struct sw_err err = { 0 };
+	struct wl *due;
+	int i;
+
+	while (!cleanup_interrupted()) {
+		due = NULL;
+		for (i = 0; i < total; i++)
+			if (wls[i].state == WL_PENDING &&
+			    (!due || gap_left(&wls[i]) < gap_left(due)))
+				due = &wls[i];
+		if (!due || (!wait && gap_left(due) > 0) || wait_gap(due))
+			return;
+		ktap_diag("%s: round %zu: confirming %zu regressed baseline checks",
+			  due->w.name, due->p.nrounds + 1,
+			  verdict_pending(&due->p.res));
+		if (run_round(due, &err))
+			set_error(due, &err);
+		flush(wls, total, next, bad_input);
+	}
+}
+
+/*
+ * The first round of every workload, or every repetition when recording.
+ * A confirmation round whose gap has passed runs before the next first
+ * round: the gap is spent measuring other workloads, not waiting.
+ */
 static void first_rounds(struct wl *wls, int total, const char *results,
 			 int *next, int *bad_input)
 {
@@ -597,6 +636,8 @@ static void first_rounds(struct wl *wls, int total, const char *results,
 		for (i = 0; i < total && !cleanup_interrupted(); i++) {
 			if (wls[i].state != WL_NEW)
 				continue;
+			if (!wls[0].o->record)
+				confirmations(wls, total, next, bad_input, 0);
 			if (run_round(&wls[i], &err))
 				set_error(&wls[i], &err);
 			if (!wls[0].o->record)
@@ -606,31 +647,6 @@ static void first_rounds(struct wl *wls, int total, const char *results,
 	for (i = 0; wls[0].o->record && i < total; i++)
 		if (wls[i].state == WL_NEW)
 			finish(&wls[i]);
-}
-
-/* Confirmation rounds, each a gap after the workload's round before. */
-static void confirmations(struct wl *wls, int total, int *next,
-			  int *bad_input)
-{
-	struct sw_err err = { 0 };
-	int i, round, more = 1;
-
-	for (round = 2; round <= VERDICT_ROUNDS && more; round++) {
-		more = 0;
-		for (i = 0; i < total && !cleanup_interrupted(); i++) {
-			if (wls[i].state != WL_PENDING)
-				continue;
-			if (wait_gap(&wls[i]))
-				break;
-			ktap_diag("%s: round %d: confirming %zu regressed baseline checks",
-				  wls[i].w.name, round,
-				  verdict_pending(&wls[i].p.res));
-			if (run_round(&wls[i], &err))
-				set_error(&wls[i], &err);
-			more |= wls[i].state == WL_PENDING;
-			flush(wls, total, next, bad_input);
-		}
-	}
 }
 
 int battery_run(const struct battery_opts *o, char *const names[], int n)
@@ -684,7 +700,7 @@ int battery_run(const struct battery_opts *o, char *const names[], int n)
 	}
 	if (total)
 		first_rounds(wls, total, results, &next, &bad_input);
-	confirmations(wls, total, &next, &bad_input);
+	confirmations(wls, total, &next, &bad_input, 1);
 	/* Interrupted: what was not judged is not reported as passing. */
 	for (i = next; i < total; i++) {
 		if (wls[i].state == WL_DONE)

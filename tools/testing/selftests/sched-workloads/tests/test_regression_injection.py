@@ -13,6 +13,9 @@ periods. What must hold every time, and is asserted:
    battery's default gap is 60 s), with the numbers of each round, the
    canary of each round and the settings that differ from the
    baseline's (the cgroup's quota);
+ - the confirmation rounds do not wait when there is other work: with
+   two light workloads after it in the throttled run, the decoder's
+   round 2 runs between their first rounds, once its gap has passed;
  - clean runs before and after name the same results (whether a clean
    run passes is the qualification's business, not a test's: a noisy
    machine may fail it, and nothing here depends on it).
@@ -29,6 +32,8 @@ from swtest import (BINARY, CHILD_ENV, EXIT_FAIL, fixture, ktap_results,
 IS_ROOT = os.geteuid() == 0
 RESULTS = "/tmp/sched-workloads-live-tests"
 WORKLOAD = fixture("workloads", "throttled-decoder.json")
+FILLERS = [fixture("workloads", "throttled-filler-%s.json" % x)
+           for x in "ab"]
 GAP = "5"
 CGROUP_ROOT = "/sys/fs/cgroup/cpu"
 
@@ -70,7 +75,7 @@ class TestInjectedRegression(unittest.TestCase):
             cls.clean_before = sw("run", *args, timeout=300)
             cls.injected = run_throttled(
                 os.path.join(CGROUP_ROOT, "sw-inject-%d" % os.getpid()),
-                "run", *args)
+                "run", *(args + FILLERS))
             cls.clean_after = sw("run", *args, timeout=300)
 
     @classmethod
@@ -106,6 +111,16 @@ class TestInjectedRegression(unittest.TestCase):
                          r"-?\S+ us, -\d+\.\d%, p=\S+ and round 3 at \+\d+ s")
         self.assertIn("round 2: confirming", r.stdout)
         self.assertIn("round 3: confirming", r.stdout)
+
+    def test_confirmation_between_first_rounds(self):
+        # filler-a's first round (3 x 2 s) outlasts the 5 s gap: the
+        # decoder's round 2 is due before filler-b's first round starts.
+        out = self.injected.stdout
+        confirm = out.find("throttled-decoder: round 2: confirming")
+        filler_a = out.find("# throttled-filler-a: rt-app ran")
+        filler_b = out.find("# throttled-filler-b: rt-app ran")
+        self.assertTrue(0 <= filler_a < confirm < filler_b, out)
+        self.assertNotIn("throttled-decoder: waiting", out[:filler_b])
 
     def test_regression_shows_canary_and_settings(self):
         line = [ln for ln in self.injected.stdout.splitlines()
