@@ -33,6 +33,7 @@ missing and exits 4 otherwise.
 import argparse
 import glob
 import json
+import math
 import os
 import shutil
 import statistics
@@ -285,11 +286,34 @@ def rtapp_once(run_json, traced, binary):
 PERT_METRICS = ("wu_lat.p50", "wu_lat.p99", "slack.p50")
 
 
+def rank_test_p(a, b):
+    """Two-sided Mann-Whitney U test of a vs b, normal approximation
+    with mid-ranks, tie and continuity corrections."""
+    pooled = sorted((v, i < len(a)) for i, v in enumerate(a + b))
+    rank_sum, ties, i = 0.0, 0, 0
+    while i < len(pooled):
+        j = i
+        while j < len(pooled) and pooled[j][0] == pooled[i][0]:
+            j += 1
+        rank_sum += (i + j + 1) / 2 * sum(x[1] for x in pooled[i:j])
+        ties += (j - i) ** 3 - (j - i)
+        i = j
+    n1, n2 = len(a), len(b)
+    n = n1 + n2
+    u = rank_sum - n1 * (n1 + 1) / 2
+    var = n1 * n2 / 12 * ((n + 1) - ties / (n * (n - 1)))
+    if var <= 0:
+        return 1.0
+    z = max(abs(u - n1 * n2 / 2) - 0.5, 0) / math.sqrt(var)
+    return math.erfc(z / math.sqrt(2))
+
+
 def perturbation_section(a, results):
     n = a.pert_reps
     print("# tracing's perturbation: %d traced and %d untraced runs a "
-          "workload, interleaved; traced/untraced medians and their "
-          "ratio; * where wu_lat.p50 moves 5%% or more" % (n, n),
+          "workload, interleaved; traced/untraced medians, their ratio "
+          "and a rank test's p; wu_lat.p50 moved 5%% or more: * with "
+          "p <= 0.05, ? when the runs do not tell it from noise" % (n, n),
           flush=True)
     for wdir in sorted(glob.glob(os.path.join(results, "*", ""))):
         runs = sorted(glob.glob(os.path.join(wdir, "rep-*", "run.json")))
@@ -316,9 +340,11 @@ def perturbation_section(a, results):
                     continue
                 u, t = statistics.median(v[False]), statistics.median(v[True])
                 ratio = t / u if u else float("nan")
-                cells.append("%s %.1f/%.1f x%.2f" % (key, t, u, ratio))
+                p = rank_test_p(v[True], v[False])
+                cells.append("%s %.1f/%.1f x%.2f p=%.2f" %
+                             (key, t, u, ratio, p))
                 if key == "wu_lat.p50" and abs(ratio - 1) >= 0.05:
-                    star = " *"
+                    star = " *" if p <= 0.05 else " ?"
             print("  %-22s %-12s %s%s" % (name, task, "  ".join(cells),
                                           star))
         sys.stdout.flush()
