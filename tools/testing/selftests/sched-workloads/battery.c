@@ -153,29 +153,24 @@ static const struct protocol_source *live_source(struct wl *wl,
 static int write_json(const char *dir, const char *name,
 		      struct json_object *o)
 {
-	char path[PATH_MAX];
-	int ret = -1;
-
-	if (o && !path_join(path, sizeof(path), dir, name))
-		ret = json_object_to_file_ext(path, o, JSON_C_TO_STRING_PRETTY |
-					      JSON_C_TO_STRING_NOSLASHESCAPE);
-	json_object_put(o);
-	return ret;
+	return write_json_file(dir, name, o, JSON_C_TO_STRING_PRETTY);
 }
 
-static int write_verdicts(struct wl *wl)
+static int print_verdicts(FILE *f, const void *res)
+{
+	return verdict_results_write_json(res, f);
+}
+
+static int write_verdicts(struct wl *wl, struct sw_err *err)
 {
 	char path[PATH_MAX];
-	FILE *f;
-	int ret;
 
-	if (path_join(path, sizeof(path), wl->dir, "verdicts.json"))
-		return -1;
-	f = fopen(path, "w");
-	if (!f)
-		return -1;
-	ret = verdict_results_write_json(&wl->res, f);
-	return fclose(f) || ret ? -1 : 0;
+	if (path_join(path, sizeof(path), wl->dir, "verdicts.json") ||
+	    write_stream_file(path, print_verdicts, &wl->res))
+		return sw_err_set(err, SW_EXIT_RUN_ERROR,
+				  "cannot write %s/verdicts.json: %s", wl->dir,
+				  strerror(errno));
+	return 0;
 }
 
 /* The baseline of this workload on this machine class, if any. */
@@ -255,19 +250,23 @@ static void finish(struct wl *wl)
 	struct sample_set all = { 0 };
 	struct sw_err err = { 0 };
 
-	if (protocol_all_samples(&wl->p, &all) ||
-	    write_json(wl->dir, "samples.json", sample_set_to_json(&all)) ||
-	    write_json(wl->dir, "rounds.json", protocol_rounds_json(&wl->p)) ||
-	    (wl->p.settings &&
-	     write_json(wl->dir, "settings.json",
-			json_object_get(wl->p.settings))))
-		ktap_diag("%s: cannot write %s/{samples,rounds,settings}.json",
-			  wl->w.name, wl->dir);
+	/* A file not written is an error of the run, never a silent pass. */
+	if (protocol_all_samples(&wl->p, &all))
+		sw_err_set(&err, SW_EXIT_RUN_ERROR, "out of memory");
+	else if (write_json(wl->dir, "samples.json", sample_set_to_json(&all)) ||
+		 write_json(wl->dir, "rounds.json", protocol_rounds_json(&wl->p)) ||
+		 (wl->p.settings &&
+		  write_json(wl->dir, "settings.json",
+			     json_object_get(wl->p.settings))))
+		sw_err_set(&err, SW_EXIT_RUN_ERROR,
+			   "cannot write %s/{samples,rounds,settings}.json: %s",
+			   wl->dir, strerror(errno));
 	wl->res = wl->p.res;
 	memset(&wl->p.res, 0, sizeof(wl->p.res));
-	if (write_verdicts(wl))
-		ktap_diag("%s: cannot write %s/verdicts.json", wl->w.name,
-			  wl->dir);
+	if (!err.code)
+		write_verdicts(wl, &err);
+	if (err.code)
+		set_error(wl, &err);
 	if (wl->o->record && save_baseline(wl, &all, &err))
 		set_error(wl, &err);
 	sample_set_free(&all);
@@ -305,7 +304,8 @@ static int run_refusal(struct wl *wl, const struct refusal *rf,
 		return sw_err_set(err, SW_EXIT_RUN_ERROR, "out of memory");
 	wl->res.n = 1;
 	refusal_judge(rf, wl->w.name, &ex, out, wl->res.r);
-	write_verdicts(wl);
+	if (write_verdicts(wl, err))
+		return -1;
 	wl->status = verdict_overall(&wl->res);
 	wl->state = WL_DONE;
 	return 0;
@@ -414,7 +414,10 @@ static int load(struct wl *wl, const char *path)
 	struct sw_err err = { 0 };
 
 	if (workload_load(path, &wl->w, &err) ||
-	    verdict_parse(wl->w.block, path, &wl->vb, &err)) {
+	    verdict_parse(wl->w.block, path, &wl->vb, &err) ||
+	    verdict_check_selectors(&wl->vb,
+				    json_object_object_get(wl->w.root, "tasks"),
+				    path, &err)) {
 		if (!wl->w.name[0])
 			snprintf(wl->w.name, sizeof(wl->w.name), "unnamed");
 		set_error(wl, &err);
@@ -547,13 +550,16 @@ static int select_paths(const struct battery_opts *o, char *const names[],
 }
 
 /* fingerprint.json: what "compare" checks before it compares two runs. */
-static void write_fingerprint(const struct fingerprint *fp, const char *results)
+static int write_fingerprint(const struct fingerprint *fp, const char *results)
 {
-	if (write_json(results, "fingerprint.json", fingerprint_to_json(fp)))
-		ktap_diag("cannot write %s/fingerprint.json", results);
 	ktap_diag("machine class %s; kernel %s; preempt %s, HZ %d; rt-app %s",
 		  fp->class_name, fp->kernel_release, fp->preempt, fp->hz,
 		  fp->rtapp);
+	if (!write_json(results, "fingerprint.json", fingerprint_to_json(fp)))
+		return 0;
+	ktap_diag("error: cannot write %s/fingerprint.json: %s", results,
+		  strerror(errno));
+	return -1;
 }
 
 /* The battery's wall time by phase: printed, and in time.json. */
@@ -651,7 +657,8 @@ static void first_rounds(struct wl *wls, int total, const char *results,
 
 int battery_run(const struct battery_opts *o, char *const names[], int n)
 {
-	const char *skip = global_skip_reason();
+	const char *skip = global_skip_reason(), *broken = NULL;
+	struct sw_err journal_err = { 0 };
 	int i, total, lock = -1, bad_input = 0, next = 0, rc, have_results = 0;
 	uint64_t t0 = now_mono_ns();
 	char results[PATH_MAX];
@@ -676,15 +683,24 @@ int battery_run(const struct battery_opts *o, char *const names[], int n)
 		lock = live_lock_take(lock_waiting, cleanup_interrupted);
 		if (cleanup_interrupted()) {
 			skip = "interrupted while waiting for the lock";
-		} else if (make_results_dir(o, results, sizeof(results))) {
-			ktap_diag("cannot create a results directory: %s",
+		} else if (lock == LIVE_LOCK_BROKEN) {
+			ktap_diag("error: lock file %s: %s",
+				  getenv("SCHED_WORKLOADS_LOCK") ?: SW_LIVE_LOCK,
 				  strerror(errno));
-			skip = "no writable results directory";
+			broken = "the lock that keeps runs apart cannot be taken";
+		} else if (sysctl_journal_replay(&journal_err)) {
+			ktap_diag("error: %s", journal_err.msg);
+			broken = "a sysctl left changed by an earlier run cannot be restored";
+		} else if (make_results_dir(o, results, sizeof(results))) {
+			ktap_diag("error: cannot create the results directory %s: %s",
+				  results, strerror(errno));
+			broken = "no writable results directory";
 		} else {
 			have_results = 1;
 			ktap_diag("results: %s", results);
 			fingerprint_read(&fp, o->calibration);
-			write_fingerprint(&fp, results);
+			if (write_fingerprint(&fp, results))
+				broken = "cannot write fingerprint.json";
 		}
 	}
 	for (i = 0; i < total; i++) {
@@ -692,9 +708,10 @@ int battery_run(const struct battery_opts *o, char *const names[], int n)
 		wls[i].fp = &fp;
 		if (load(&wls[i], paths[i]))
 			continue;
-		if (skip) {
-			wls[i].status = V_SKIP;
-			snprintf(wls[i].reason, sizeof(wls[i].reason), "%s", skip);
+		if (skip || broken) {
+			wls[i].status = broken ? V_ERROR : V_SKIP;
+			snprintf(wls[i].reason, sizeof(wls[i].reason), "%s",
+				 broken ? broken : skip);
 			wls[i].state = WL_DONE;
 		}
 	}

@@ -97,7 +97,8 @@ static void cleanup_atexit(void)
 
 void cleanup_install_handlers(void)
 {
-	static const int sigs[] = { SIGINT, SIGTERM, SIGHUP, SIGQUIT };
+	/* SIGPIPE: `sched-workloads run | head` must restore too */
+	static const int sigs[] = { SIGINT, SIGTERM, SIGHUP, SIGQUIT, SIGPIPE };
 	struct sigaction sa;
 	size_t i;
 

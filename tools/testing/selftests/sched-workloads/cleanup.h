@@ -1,8 +1,10 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * Leaving the machine as found: what a run changed is registered here and
- * undone on every exit path, SIGINT, SIGTERM (kselftest's timeout) and
- * SIGHUP included.
+ * undone on every exit path, SIGINT, SIGTERM (kselftest's timeout),
+ * SIGHUP, SIGQUIT and SIGPIPE included; the process then dies of that
+ * signal. Against SIGKILL, rt-app gets a parent-death signal
+ * (rtapp_run.c) and changed sysctls a journal (sysctl.h).
  */
 #ifndef SW_CLEANUP_H
 #define SW_CLEANUP_H

@@ -34,6 +34,7 @@
 #include <time.h>
 #include <unistd.h>
 #include <sys/file.h>
+#include <sys/prctl.h>
 #include <sys/wait.h>
 
 #include "baseline.h"
@@ -209,7 +210,7 @@ static void tally_log(struct qualify *q, const char *path)
  */
 static int run_child(char *const argv[], const char *log)
 {
-	pid_t pid;
+	pid_t pid, self = getpid();
 	int fd, status;
 
 	fd = open(log, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
@@ -221,6 +222,9 @@ static int run_child(char *const argv[], const char *log)
 		return -1;
 	}
 	if (!pid) {
+		/* Killed with us, it still restores what it changed. */
+		if (prctl(PR_SET_PDEATHSIG, SIGTERM) || getppid() != self)
+			_exit(127);
 		dup2(fd, STDOUT_FILENO);
 		setenv("SCHED_WORKLOADS_LOCK", "", 1);
 		execv("/proc/self/exe", argv);

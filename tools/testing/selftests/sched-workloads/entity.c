@@ -2,6 +2,7 @@
 /*
  * Entity names (entity.h has the rule).
  */
+#include <ctype.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -53,4 +54,12 @@ void entity_task_of(const char *entity, char *buf, size_t len)
 	if (end == n || end < 2 || entity[end - 1] != '-')
 		end = n + 1;
 	snprintf(buf, len, "%.*s", (int)(end - 1), entity);
+}
+
+int entity_ktap_ok(const char *s)
+{
+	for (; *s; s++)
+		if (!isgraph((unsigned char)*s) || *s == '#')
+			return 0;
+	return 1;
 }

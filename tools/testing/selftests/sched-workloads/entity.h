@@ -30,6 +30,11 @@
 
 /* Whether @name may name a task: 1-15 characters of [A-Za-z0-9_]. */
 int entity_task_name_ok(const char *name);
+/*
+ * Whether @s may be part of a KTAP result name: printable, no blank or
+ * control character, no '#' (a directive follows it).
+ */
+int entity_ktap_ok(const char *s);
 /* @comm with every character outside [A-Za-z0-9_] replaced by '_'. */
 void entity_sanitize(const char *comm, char *buf, size_t len);
 /* The name of thread @k (0-based) of the @n threads of @task. */

@@ -107,6 +107,10 @@ static int set_global(struct json_object *global, const struct prepare_opts *o,
 				  "%s: global.duration: missing or not a positive integer (seconds); rt-app 1.0 tasks without phases loop forever",
 				  file);
 	*duration_s = json_object_get_int(v);
+	if (*duration_s > PREPARE_MAX_DURATION_S)
+		return sw_err_set(err, SW_EXIT_BAD_WORKLOAD,
+				  "%s: global.duration: %.0f s; at most %d, so that three repetitions fit kselftest's timeout (settings: 900 s)",
+				  file, *duration_s, PREPARE_MAX_DURATION_S);
 
 	json_object_object_add(global, "logdir",
 			       json_object_new_string(o->logdir));
@@ -125,6 +129,40 @@ static int set_global(struct json_object *global, const struct prepare_opts *o,
 }
 
 /* The run copy as a json-c object; NULL with @err set on bad input. */
+/* Every "cpus" of a task names a CPU this machine has online. */
+static int check_affinity(struct json_object *run, const char *file,
+			  struct sw_err *err)
+{
+	long online = sysconf(_SC_NPROCESSORS_ONLN);
+	struct json_object *tasks = json_object_object_get(run, "tasks");
+
+	json_object_object_foreach(tasks, task, t) {
+		struct json_object *cpus = json_object_object_get(t, "cpus");
+		size_t i, n;
+
+		if (!cpus)
+			continue;
+		if (!json_object_is_type(cpus, json_type_array))
+			return sw_err_set(err, SW_EXIT_BAD_WORKLOAD,
+					  "%s: tasks.%s.cpus: not an array of CPU numbers",
+					  file, task);
+		n = json_object_array_length(cpus);
+		for (i = 0; i < n; i++) {
+			struct json_object *c = json_object_array_get_idx(cpus, i);
+			int64_t cpu = json_object_get_int64(c);
+
+			if (!json_object_is_type(c, json_type_int) || cpu < 0 ||
+			    cpu >= online)
+				return sw_err_set(err, SW_EXIT_BAD_WORKLOAD,
+						  "%s: tasks.%s.cpus[%zu]: %s is not a CPU of this machine (0-%ld online)",
+						  file, task, i,
+						  json_object_get_string(c),
+						  online - 1);
+		}
+	}
+	return 0;
+}
+
 static struct json_object *build_run(const struct workload *w,
 				     const struct prepare_opts *o,
 				     double *duration_s, struct sw_err *err)
@@ -146,7 +184,7 @@ static struct json_object *build_run(const struct workload *w,
 		goto fail;
 	}
 	if (set_global(global, o, w->path, duration_s, err) ||
-	    apply_scale(run, w, err))
+	    apply_scale(run, w, err) || check_affinity(run, w->path, err))
 		goto fail;
 	return run;
 fail:

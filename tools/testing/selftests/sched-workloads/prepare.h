@@ -5,6 +5,9 @@
 #ifndef SW_PREPARE_H
 #define SW_PREPARE_H
 
+/* The longest global.duration: three repetitions within 900 s. */
+#define PREPARE_MAX_DURATION_S 300
+
 #include "workload.h"
 
 struct prepare_opts {

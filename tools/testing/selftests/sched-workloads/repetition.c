@@ -19,20 +19,12 @@
 #include "rtapp_run.h"
 #include "trace_scope.h"
 
-static int write_json_file(const char *dir, const char *name,
-			   struct json_object *o)
-{
-	char path[PATH_MAX];
-	int ret;
+/* rt-app may end this much (or 1%) before the workload's duration */
+#define RTAPP_EARLY_S 0.05
 
-	if (!o || path_join(path, sizeof(path), dir, name)) {
-		json_object_put(o);
-		return -1;
-	}
-	ret = json_object_to_file_ext(path, o, JSON_C_TO_STRING_PLAIN |
-				      JSON_C_TO_STRING_NOSLASHESCAPE);
-	json_object_put(o);
-	return ret;
+static int print_metrics(FILE *f, const void *set)
+{
+	return metric_set_write_json(set, f);
 }
 
 /* The last line rt-app printed: usually the reason it gave up. */
@@ -102,6 +94,13 @@ static int record(const struct workload *w, const struct repetition_opts *o,
 			   ex.wall_s, msg, out);
 		goto fail;
 	}
+	/* Killed by SIGTERM, rt-app exits 0: only its run time tells. */
+	if (ex.wall_s < duration - fmax(RTAPP_EARLY_S, duration / 100)) {
+		sw_err_set(err, SW_EXIT_RUN_ERROR,
+			   "rt-app ended after %.2f s of a %.0f s workload (killed?): a shorter run is not judged (%s)",
+			   ex.wall_s, duration, out);
+		goto fail;
+	}
 	t = cost_mark(o, t, o->cost ? &o->cost->setup : NULL);
 	if (capture_save(&cap, trace, err))
 		goto fail;
@@ -162,7 +161,6 @@ int repetition_run(const struct workload *w, const struct repetition_opts *o,
 	struct rtapp_logs logs;
 	char path[PATH_MAX];
 	uint64_t t;
-	FILE *f;
 	int ret;
 
 	if (mkdir_p(dir))
@@ -181,16 +179,14 @@ int repetition_run(const struct workload *w, const struct repetition_opts *o,
 		return -1;
 	if (path_join(path, sizeof(path), dir, "metrics.json"))
 		return sw_err_set(err, SW_EXIT_RUN_ERROR, "%s: path too long", dir);
-	f = fopen(path, "w");
-	if (!f || metric_set_write_json(set, f) || fclose(f)) {
-		if (f)
-			fclose(f);
+	if (write_stream_file(path, print_metrics, set))
 		return sw_err_set(err, SW_EXIT_RUN_ERROR, "%s: cannot write: %s",
 				  path, strerror(errno));
-	}
-	if (write_json_file(dir, "events.json", events_json(set)))
+	if (write_json_file(dir, "events.json", events_json(set),
+			    JSON_C_TO_STRING_PLAIN))
 		return sw_err_set(err, SW_EXIT_RUN_ERROR,
-				  "%s/events.json: cannot write", dir);
+				  "%s/events.json: cannot write: %s", dir,
+				  strerror(errno));
 	cost_mark(o, t, o->cost ? &o->cost->analysis : NULL);
 	if (o->cost)
 		o->cost->reps++;

@@ -10,6 +10,7 @@
 #include <string.h>
 #include <time.h>
 #include <unistd.h>
+#include <sys/prctl.h>
 #include <sys/wait.h>
 
 #include "cleanup.h"
@@ -33,11 +34,18 @@ const char *rtapp_binary(void)
 	return NULL;
 }
 
-static void child_exec(const char *rtapp, const char *json, const char *outlog)
+static void child_exec(const char *rtapp, const char *json, const char *outlog,
+		       pid_t parent)
 {
 	int fd = open(outlog, O_WRONLY | O_CREAT | O_TRUNC, 0644);
 	sigset_t none;
 
+	/*
+	 * A SCHED_FIFO workload must not outlive the tool: SIGKILL (a lab's
+	 * watchdog) runs no cleanup, so the kernel kills rt-app for us.
+	 */
+	if (prctl(PR_SET_PDEATHSIG, SIGKILL) || getppid() != parent)
+		_exit(127);
 	setpgid(0, 0);
 	sigemptyset(&none);
 	sigprocmask(SIG_SETMASK, &none, NULL);
@@ -75,8 +83,8 @@ int rtapp_run(const char *rtapp, const char *json, const char *outlog,
 {
 	struct timespec tick = { 0, 10 * 1000 * 1000 };
 	uint64_t t0 = now_mono_ns(), deadline;
+	pid_t pid, self = getpid();
 	int status;
-	pid_t pid;
 
 	memset(ex, 0, sizeof(*ex));
 	deadline = t0 + (uint64_t)(timeout_s * 1e9);
@@ -84,7 +92,7 @@ int rtapp_run(const char *rtapp, const char *json, const char *outlog,
 	if (pid < 0)
 		return sw_err_set(err, SW_EXIT_RUN_ERROR, "fork: %s", strerror(errno));
 	if (!pid)
-		child_exec(rtapp, json, outlog);
+		child_exec(rtapp, json, outlog, self);
 	/* Both sides set the group: no window where a kill misses it. */
 	setpgid(pid, pid);
 	cleanup_set_child(pid);

@@ -142,10 +142,12 @@ static int check_one(const char *path)
 		return err.code;
 	}
 	if (verdict_parse(w.block, path, &vb, &err) ||
+	    verdict_check_selectors(&vb, json_object_object_get(w.root, "tasks"),
+				    path, &err) ||
 	    refusal_parse(w.block, path, &rf, &err) ||
 	    prepare_validate(&w, &err) || probe_validate_policies(&w, &err) ||
-	    sysctl_validate(json_object_object_get(w.block, "sysctl"), path,
-			    &err)) {
+	    sysctl_check_present(json_object_object_get(w.block, "sysctl"),
+				 path, &err)) {
 		fprintf(stderr, "sched-workloads: %s\n", err.msg);
 		ret = err.code;
 	} else {

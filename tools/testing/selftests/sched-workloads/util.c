@@ -14,6 +14,8 @@
 #include <time.h>
 #include <unistd.h>
 
+#include <json-c/json.h>
+
 #include "util.h"
 
 int sw_err_set(struct sw_err *err, int code, const char *fmt, ...)
@@ -90,6 +92,7 @@ char *read_text_file(const char *path, size_t *len)
 
 	if (!f)
 		return NULL;
+	errno = 0;
 	for (;;) {
 		size_t got;
 
@@ -111,9 +114,11 @@ char *read_text_file(const char *path, size_t *len)
 			break;
 	}
 	if (ferror(f)) {
+		int e = errno ? errno : EIO;	/* EISDIR for a directory */
+
 		free(buf);
 		fclose(f);
-		errno = EIO;
+		errno = e;
 		return NULL;
 	}
 	fclose(f);
@@ -123,17 +128,85 @@ char *read_text_file(const char *path, size_t *len)
 	return buf;
 }
 
+int write_file_atomic(const char *path, const char *data, size_t len)
+{
+	char tmp[PATH_MAX];
+	size_t done = 0;
+	int fd, e = 0;
+
+	if (snprintf(tmp, sizeof(tmp), "%s.tmp", path) >= (int)sizeof(tmp)) {
+		errno = ENAMETOOLONG;
+		return -1;
+	}
+	fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+	if (fd < 0)
+		return -1;
+	while (done < len && !e) {
+		ssize_t w = write(fd, data + done, len - done);
+
+		if (w < 0 && errno == EINTR)
+			continue;
+		if (w <= 0)
+			e = w ? errno : ENOSPC;
+		else
+			done += w;
+	}
+	if (close(fd) && !e)
+		e = errno;
+	if (!e && rename(tmp, path))
+		e = errno;
+	if (e) {
+		unlink(tmp);
+		errno = e;
+		return -1;
+	}
+	return 0;
+}
+
 int write_text_file(const char *path, const char *text)
 {
-	FILE *f = fopen(path, "w");
-	int ret = 0;
+	return write_file_atomic(path, text, strlen(text));
+}
+
+int write_json_file(const char *dir, const char *name,
+		    struct json_object *o, int flags)
+{
+	char path[PATH_MAX];
+	const char *text;
+	size_t len;
+	int ret = -1;
+
+	text = o ? json_object_to_json_string_length(
+			   o, flags | JSON_C_TO_STRING_NOSLASHESCAPE, &len) : NULL;
+	if (!text)
+		errno = ENOMEM;
+	else if (path_join(path, sizeof(path), dir, name))
+		errno = ENAMETOOLONG;
+	else
+		ret = write_file_atomic(path, text, len);
+	json_object_put(o);
+	return ret;
+}
+
+int write_stream_file(const char *path, int (*fn)(FILE *f, const void *arg),
+		      const void *arg)
+{
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&buf, &len);
+	int ret = -1;
 
 	if (!f)
 		return -1;
-	if (fputs(text, f) == EOF)
-		ret = -1;
-	if (fclose(f))
-		ret = -1;
+	if (fn(f, arg)) {
+		fclose(f);
+		errno = ENOMEM;
+	} else if (fclose(f)) {
+		errno = ENOMEM;
+	} else {
+		ret = write_file_atomic(path, buf, len);
+	}
+	free(buf);
 	return ret;
 }
 
@@ -156,15 +229,18 @@ int live_lock_take(void (*waiting)(const char *path), int (*interrupted)(void))
 		return -1;
 	fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0644);
 	if (fd < 0)
-		return -1;
+		return LIVE_LOCK_BROKEN;
 	if (!flock(fd, LOCK_EX | LOCK_NB))
 		return fd;
 	if (waiting)
 		waiting(path);
 	while (flock(fd, LOCK_EX)) {
-		if (errno != EINTR || (interrupted && interrupted())) {
+		int e = errno;
+
+		if (e != EINTR || (interrupted && interrupted())) {
 			close(fd);
-			return -1;
+			errno = e;
+			return e == EINTR ? -1 : LIVE_LOCK_BROKEN;
 		}
 	}
 	return fd;

@@ -7,6 +7,7 @@
 #define SW_UTIL_H
 
 #include <stdarg.h>
+#include <stdio.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -46,7 +47,20 @@ int path_join(char *buf, size_t len, const char *dir, const char *name);
 int exe_dir(char *buf, size_t len);
 int glob_match(const char *pattern, const char *s);
 char *read_text_file(const char *path, size_t *len);
+/*
+ * Writes go to PATH.tmp, renamed to PATH once every byte is written: a
+ * full disk or a kill leaves the old file or none, never a truncated
+ * one. They return 0, or -1 with errno set (and no PATH.tmp left).
+ */
+int write_file_atomic(const char *path, const char *data, size_t len);
 int write_text_file(const char *path, const char *text);
+struct json_object;
+/* @dir/@name from @o (json-c's JSON_C_TO_STRING_* @flags); puts @o. */
+int write_json_file(const char *dir, const char *name,
+		    struct json_object *o, int flags);
+/* @path from what @fn prints to a memory stream; @fn returns 0 or -1. */
+int write_stream_file(const char *path, int (*fn)(FILE *f, const void *arg),
+		      const void *arg);
 int copy_text_file(const char *from, const char *to);
 uint64_t now_mono_ns(void);
 
@@ -56,10 +70,13 @@ uint64_t now_mono_ns(void);
  * means the caller holds it already. Blocks until the lock is free,
  * calling @waiting (may be NULL) once first when it is not, and giving
  * up when @interrupted (may be NULL) says so after a signal. Returns the
- * fd to close to release it, or -1: no lock taken (none wanted, cannot
- * open it, or interrupted).
+ * fd to close to release it; -1: no lock taken (none wanted, or
+ * interrupted); LIVE_LOCK_BROKEN: the file cannot be opened or locked
+ * (errno says why), which must stop a run rather than let it go on
+ * unserialised.
  */
 #define SW_LIVE_LOCK "/tmp/sched-workloads-live.lock"
+#define LIVE_LOCK_BROKEN (-2)
 int live_lock_take(void (*waiting)(const char *path), int (*interrupted)(void));
 int parse_duration_s(const char *s, double *out);
 

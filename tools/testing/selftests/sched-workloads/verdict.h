@@ -126,6 +126,14 @@ struct verdict_input {
 int verdict_parse(struct json_object *block, const char *file,
 		  struct verdict_block *vb, struct sw_err *err);
 void verdict_block_free(struct verdict_block *vb);
+/*
+ * Every task check's selector names a task of @tasks (the workload's
+ * "tasks") or a thread of one: else an error (SW_EXIT_BAD_WORKLOAD) with
+ * the check's place, since it could never be judged.
+ */
+int verdict_check_selectors(const struct verdict_block *vb,
+			    struct json_object *tasks, const char *file,
+			    struct sw_err *err);
 
 /*
  * One result per (check, matching entity). A check that matches nothing

@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "entity.h"
 #include "expr.h"
 #include "samples.h"
 #include "verdict.h"
@@ -63,6 +64,11 @@ static int parse_number(struct json_object *c, const char *key, int *has,
 				  pl->file, pl->at, key);
 	*has = 1;
 	*v = json_object_get_double(o);
+	/* NaN or 1e400 (infinite to json-c): a bound that cannot fail */
+	if (!isfinite(*v))
+		return sw_err_set(err, SW_EXIT_BAD_WORKLOAD,
+				  "%s: %s.%s: not a finite number", pl->file,
+				  pl->at, key);
 	return 0;
 }
 
@@ -100,10 +106,10 @@ static int parse_selector(struct json_object *c, struct check *ck,
 
 	sel = has_task ? json_object_get_string(task) :
 	      has_cpu ? json_object_get_string(cpu) : "*";
-	if (!*sel || strpbrk(sel, " \t#") ||
+	if (!*sel || !entity_ktap_ok(sel) ||
 	    strlen(sel) >= sizeof(ck->selector))
 		return sw_err_set(err, SW_EXIT_BAD_WORKLOAD,
-				  "%s: %s: selector \"%s\" is empty, too long or has spaces or '#'",
+				  "%s: %s: selector \"%s\" is empty, too long or has a blank, a control character or '#'",
 				  pl->file, pl->at, sel);
 	strcpy(ck->selector, sel);
 	return 0;
@@ -328,4 +334,43 @@ void verdict_block_free(struct verdict_block *vb)
 {
 	free(vb->checks);
 	memset(vb, 0, sizeof(*vb));
+}
+
+/* Whether @sel names task @task, or one of its threads ("hog-0"). */
+static int selects(const char *sel, const char *task)
+{
+	char thread[ENTITY_TASK_MAX + 8];
+
+	entity_thread_name(task, 0, 2, thread, sizeof(thread));
+	return glob_match(sel, task) || glob_match(sel, thread);
+}
+
+int verdict_check_selectors(const struct verdict_block *vb,
+			    struct json_object *tasks, const char *file,
+			    struct sw_err *err)
+{
+	size_t i, nth[2] = { 0, 0 };
+
+	for (i = 0; i < vb->n; i++) {
+		const struct check *ck = &vb->checks[i];
+		int baseline = ck->kind != CHECK_ABSOLUTE, found = 0;
+
+		if (ck->implicit)
+			continue;
+		nth[baseline]++;
+		if (ck->def->source != SRC_RTAPP_TASK &&
+		    ck->def->source != SRC_TRACE_TASK)
+			continue;
+		json_object_object_foreach(tasks, task, tval) {
+			(void)tval;
+			found |= selects(ck->selector, task);
+		}
+		if (!found)
+			return sw_err_set(err, SW_EXIT_BAD_WORKLOAD,
+					  "%s: %s.%s[%zu].task: \"%s\" matches no task of \"tasks\": the check could never be judged",
+					  file, WORKLOAD_BLOCK_KEY,
+					  baseline ? "baseline" : "checks",
+					  nth[baseline] - 1, ck->selector);
+	}
+	return 0;
 }

@@ -9,25 +9,8 @@
 #include <string.h>
 
 #include "entity.h"
+#include "json_check.h"
 #include "workload.h"
-
-/* Turns json-c's byte offset into the line:column an editor shows. */
-static void offset_to_line_col(const char *text, size_t off, int *line,
-			       int *col)
-{
-	size_t i;
-
-	*line = 1;
-	*col = 1;
-	for (i = 0; i < off && text[i]; i++) {
-		if (text[i] == '\n') {
-			(*line)++;
-			*col = 1;
-		} else {
-			(*col)++;
-		}
-	}
-}
 
 static struct json_object *parse_json_text(const char *path, const char *text,
 					   size_t len, struct sw_err *err)
@@ -51,17 +34,23 @@ static struct json_object *parse_json_text(const char *path, const char *text,
 		if (obj && jerr == json_tokener_success &&
 		    strspn(text + end, " \t\r\n") == len - end)
 			goto out;
-		offset_to_line_col(text, end, &line, &col);
+		json_line_col(text, end, &line, &col);
 		sw_err_set(err, SW_EXIT_BAD_WORKLOAD, "%s:%d:%d: invalid JSON: %s",
 			   path, line, col,
 			   jerr == json_tokener_success ?
 			   "unexpected data after the top-level object" :
+			   jerr == json_tokener_continue ?
+			   "the file ends inside an object, array or string" :
 			   json_tokener_error_desc(jerr));
 		json_object_put(obj);
 		obj = NULL;
 	}
 out:
 	json_tokener_free(tok);
+	if (obj && json_check_text(path, text, len, err)) {
+		json_object_put(obj);
+		obj = NULL;
+	}
 	return obj;
 }
 
@@ -82,9 +71,10 @@ int workload_load(const char *path, struct workload *w, struct sw_err *err)
 		return sw_err_set(err, SW_EXIT_BAD_WORKLOAD,
 				  "%s: file name too long for a workload name", path);
 	memcpy(w->name, base, n);
-	if (strpbrk(w->name, " \t#"))
+	if (!entity_ktap_ok(w->name))
 		return sw_err_set(err, SW_EXIT_BAD_WORKLOAD,
-				  "%s: workload names carry no spaces or '#'", path);
+				  "%s: a workload name (the file's) carries no blank, control character or '#': it starts every KTAP result name",
+				  path);
 
 	text = read_text_file(path, &len);
 	if (!text)

@@ -5,13 +5,14 @@ The outcome of every check in fixtures/workloads/verdicts.json is worked
 out by hand from the fixture logs (see test_rtapp_logs.py for the
 values).
 """
+import glob
 import json
 import os
 import tempfile
 import unittest
 
-from swtest import (EXIT_BAD_WORKLOAD, EXIT_FAIL, EXIT_PASS, fixture,
-                    ktap_results, sw)
+from swtest import (COLLECTION, EXIT_BAD_WORKLOAD, EXIT_FAIL, EXIT_PASS,
+                    fixture, ktap_results, sw)
 
 EXPECTED = [
     # (name, ok): value against bound
@@ -113,6 +114,22 @@ class TestMalformedWorkloads(unittest.TestCase):
         "bad-sysctl-name.json": "sysctl.../../etc/passwd: not a sysctl name",
         "bad-sysctl-value.json": "sysctl.kernel.sched_rr_timeslice_ms: not "
                                  "an integer",
+        "repeated-key.json": '6:3: key repeated in its object: "checks"',
+        "trailing-comma.json": "7:27: comma before a closing bracket",
+        "truncated.json": "5:1: invalid JSON: the file ends inside an "
+                          "object, array or string",
+        "bound-infinite.json": "checks[0].max: not a finite number",
+        "task-matches-nothing.json": 'sched-workloads.baseline[0].task: '
+                                     '"decoder*" matches no task',
+        "too-long.json": "global.duration: 1000 s; at most 300",
+        "cpu-out-of-range.json": "tasks.t.cpus[1]: 4096 is not a CPU of "
+                                 "this machine",
+        "cpu-negative.json": "tasks.t.cpus[0]: -1 is not a CPU of this "
+                             "machine",
+        "sysctl-absent.json": "sysctl.kernel.sched_no_such_knob: not a "
+                              "sysctl of this kernel",
+        "verdicts.json": 'sched-workloads.checks[6].task: "nobody" matches '
+                         "no task",
     }
 
     def test_check_command(self):
@@ -123,6 +140,12 @@ class TestMalformedWorkloads(unittest.TestCase):
                 self.assertEqual(r.returncode, EXIT_BAD_WORKLOAD, r.stderr)
                 self.assertIn(path, r.stderr)
                 self.assertIn(msg, r.stderr)
+
+    def test_directory(self):
+        d = fixture("workloads")
+        r = sw("check", d)
+        self.assertEqual(r.returncode, EXIT_BAD_WORKLOAD, r.stderr)
+        self.assertIn("%s: cannot read: Is a directory" % d, r.stderr)
 
     def test_task_names(self):
         """A task name is a comm and part of result names: 1-15 of
@@ -166,8 +189,9 @@ class TestMalformedWorkloads(unittest.TestCase):
         self.assertIn(path, r.stdout)
 
     def test_valid_files_pass_check(self):
-        r = sw("check", fixture("workloads", "verdicts.json"),
-               fixture("workloads", "all-pass.json"))
+        battery = glob.glob(os.path.join(COLLECTION, "workloads", "*.json"))
+        self.assertGreater(len(battery), 10)
+        r = sw("check", fixture("workloads", "all-pass.json"), *battery)
         self.assertEqual(r.returncode, EXIT_PASS, r.stderr)
 
 

@@ -1,0 +1,167 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * A scanner over JSON text that json-c has already accepted: it walks
+ * strings, comments and nesting, keeping per open object the keys seen
+ * (as spans of the text: the same key spelt with different escapes is
+ * not caught, and need not be).
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "json_check.h"
+
+#define JC_MAX_DEPTH 64
+
+struct jc_frame {
+	int is_object;
+	int want_key;		/* the next string is a key */
+	size_t first_key;	/* its keys: spans[first_key..nspans) */
+};
+
+struct jc_span {
+	size_t off, len;
+};
+
+void json_line_col(const char *text, size_t off, int *line, int *col)
+{
+	size_t i;
+
+	*line = 1;
+	*col = 1;
+	for (i = 0; i < off && text[i]; i++) {
+		if (text[i] == '\n') {
+			(*line)++;
+			*col = 1;
+		} else {
+			(*col)++;
+		}
+	}
+}
+
+static int jc_error(const char *path, const char *text, size_t off,
+		    struct sw_err *err, const char *what, const char *key,
+		    int keylen)
+{
+	int line, col;
+
+	json_line_col(text, off, &line, &col);
+	return sw_err_set(err, SW_EXIT_BAD_WORKLOAD, "%s:%d:%d: %s%.*s%s",
+			  path, line, col, what, keylen, key ? key : "",
+			  key ? "\" (json-c would keep this one and drop the first silently)" :
+				"");
+}
+
+/* The end of the string opening at @i (the index of its closing quote). */
+static size_t string_end(const char *text, size_t len, size_t i)
+{
+	for (i++; i < len && text[i] != '"'; i++)
+		if (text[i] == '\\')
+			i++;
+	return i;
+}
+
+/* Past the comment at @i, or @i when there is none. */
+static size_t skip_comment(const char *text, size_t len, size_t i)
+{
+	const char *end;
+
+	if (i + 1 >= len || text[i] != '/')
+		return i;
+	if (text[i + 1] == '/') {
+		end = memchr(text + i, '\n', len - i);
+		return end ? (size_t)(end - text) : len;
+	}
+	if (text[i + 1] == '*') {
+		end = strstr(text + i + 2, "*/");
+		return end ? (size_t)(end - text) + 2 : len;
+	}
+	return i;
+}
+
+int json_check_text(const char *path, const char *text, size_t len,
+		    struct sw_err *err)
+{
+	struct jc_frame stack[JC_MAX_DEPTH];
+	struct jc_span *spans = NULL, *grown;
+	size_t nspans = 0, cap = 0, i = 0, j, k, comma = 0;
+	int depth = 0, rc = 0;
+	char last = 0;		/* the last character that is not blank */
+
+	while (i < len && !rc) {
+		char c = text[i];
+
+		j = skip_comment(text, len, i);
+		if (j != i) {
+			i = j;
+			continue;
+		}
+		if (c == ' ' || c == '\t' || c == '\r' || c == '\n') {
+			i++;
+			continue;
+		}
+		if (c == '"') {
+			struct jc_frame *f = depth ? &stack[depth - 1] : NULL;
+
+			j = string_end(text, len, i);
+			if (f && f->is_object && f->want_key) {
+				for (k = f->first_key; k < nspans; k++)
+					if (spans[k].len == j - i - 1 &&
+					    !memcmp(text + spans[k].off,
+						    text + i + 1, j - i - 1))
+						break;
+				if (k < nspans) {
+					rc = jc_error(path, text, i, err,
+						      "key repeated in its object: \"",
+						      text + i + 1, j - i - 1);
+					break;
+				}
+				if (nspans == cap) {
+					cap = cap ? 2 * cap : 64;
+					grown = realloc(spans, cap * sizeof(*spans));
+					if (!grown) {
+						rc = sw_err_set(err, SW_EXIT_RUN_ERROR,
+								"%s: out of memory", path);
+						break;
+					}
+					spans = grown;
+				}
+				spans[nspans].off = i + 1;
+				spans[nspans++].len = j - i - 1;
+				f->want_key = 0;
+			}
+			i = j + 1;
+			last = '"';
+			continue;
+		}
+		if (c == '{' || c == '[') {
+			if (depth == JC_MAX_DEPTH) {
+				rc = jc_error(path, text, i, err,
+					      "nested too deep", NULL, 0);
+				break;
+			}
+			stack[depth].is_object = c == '{';
+			stack[depth].want_key = c == '{';
+			stack[depth].first_key = nspans;
+			depth++;
+		} else if (c == '}' || c == ']') {
+			if (last == ',') {
+				rc = jc_error(path, text, comma, err,
+					      "comma before a closing bracket (not JSON)",
+					      NULL, 0);
+				break;
+			}
+			if (depth) {
+				depth--;
+				nspans = stack[depth].first_key;
+			}
+		} else if (c == ',') {
+			comma = i;
+			if (depth && stack[depth - 1].is_object)
+				stack[depth - 1].want_key = 1;
+		}
+		last = c;
+		i++;
+	}
+	free(spans);
+	return rc;
+}
