@@ -534,6 +534,9 @@ static int source_open(const char *path, const struct trace_opts *opts,
 	return 0;
 }
 
+/* How long before the run's end a complete trace may have gone quiet */
+#define TA_END_SLACK_NS (100 * 1000 * 1000ULL)
+
 /* Every event to on_event(). Returns 0, or -1 with @err set. */
 static int read_events(struct ta_source *src, const char *path,
 		       struct ta_ctx *x, struct sw_err *err)
@@ -557,6 +560,17 @@ static int read_events(struct ta_source *src, const char *path,
 	if (r->failed)
 		return sw_err_set(err, SW_EXIT_RUN_ERROR, "%s: out of memory",
 				  path);
+	/*
+	 * The run's threads switch out as they finish its last passes: a
+	 * trace whose events end well before then is cut short, not a
+	 * shorter run.
+	 */
+	if (r->we && !r->stopped && r->nevents &&
+	    r->last_ts + TA_END_SLACK_NS < r->we)
+		return sw_err_set(err, SW_EXIT_BAD_TRACE,
+				  "%s: truncated: the events end at %.6f s, %.3f s before the run's last pass (at %.6f s)",
+				  path, r->last_ts / 1e9,
+				  (r->we - r->last_ts) / 1e9, r->we / 1e9);
 	return 0;
 }
 

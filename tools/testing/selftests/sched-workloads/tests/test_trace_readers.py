@@ -17,10 +17,13 @@ import subprocess
 import tempfile
 import unittest
 
-from swtest import (COLLECTION, EXIT_BAD_TRACE, EXIT_PASS, sw,
+from swtest import (COLLECTION, EXIT_BAD_TRACE, EXIT_FAIL, EXIT_PASS, sw,
                     unpack_traces)
 
 FIXTURES = os.path.join(COLLECTION, "tests", "fixtures", "trace")
+LOGS = os.path.join(COLLECTION, "tests", "fixtures", "logs", "disturbed")
+WORKLOAD = os.path.join(COLLECTION, "tests", "fixtures", "workloads",
+                        "disturbed.json")
 OPT_DONE, OPT_BUFFER = 0, 3
 
 
@@ -30,8 +33,9 @@ def cstr(data, at):
 
 
 def cpu_data(path):
-    """[(cpu, offset, size)] of the first buffer with data, and whether
-    that buffer's section is compressed. Little-endian files only."""
+    """[(cpu, offset, size, where size is written)] of the first buffer
+    with data, and whether that buffer's section is compressed.
+    Little-endian files only."""
     with open(path, "rb") as f:
         data = f.read()
     assert data[:10] == b"\x17\x08Dtracing" and data[10:12] == b"7\0"
@@ -56,8 +60,9 @@ def cpu_data(path):
             _, p = cstr(body, 8)             # name
             _, p = cstr(body, p)             # clock
             _, count = struct.unpack_from("<II", body, p)
-            cpus = [struct.unpack_from("<IQQ", body, p + 8 + 20 * i)
-                    for i in range(count)]
+            at_cpus = at - n + p + 8        # the file offset of entry 0
+            cpus = [struct.unpack_from("<IQQ", body, p + 8 + 20 * i) +
+                    (at_cpus + 20 * i + 12,) for i in range(count)]
             cpus = [c for c in cpus if c[2]]
             if cpus:
                 (flags,) = struct.unpack_from("<H", data, sec + 2)
@@ -145,7 +150,7 @@ class TestTraceReaders(unittest.TestCase):
     def test_bad_page_header(self):
         cpus, compressed = cpu_data(self.plain["fifo"])
         self.assertFalse(compressed)
-        _, off, _ = cpus[0]
+        _, off, _, _ = cpus[0]
         bad = os.path.join(self.tmp, "bad-page.dat")
         # the first page's commit (bytes used) past the page; then with a
         # bit above the kernel's flags (kbuffer keeps 27 bits: 0 bytes)
@@ -161,7 +166,7 @@ class TestTraceReaders(unittest.TestCase):
     def test_bad_chunk_header(self):
         path = self.converted("fifo", "--compression", "zstd")
         cpus, _ = cpu_data(path)
-        _, off, _ = cpus[0]
+        _, off, _, _ = cpus[0]
         bad = os.path.join(self.tmp, "bad-chunk.dat")
         # after the chunk count: the first chunk's compressed size
         patch(path, bad, off + 4, struct.pack("<I", 0xfffffff0))
@@ -172,13 +177,35 @@ class TestTraceReaders(unittest.TestCase):
 
     def test_cut_inside_data(self):
         cpus, _ = cpu_data(self.plain["fifo"])
-        _, off, size = max(cpus, key=lambda c: c[1])
+        _, off, size, _ = max(cpus, key=lambda c: c[1])
         cut = os.path.join(self.tmp, "cut.dat")
         with open(self.plain["fifo"], "rb") as src, open(cut, "wb") as dst:
             dst.write(src.read(off + size // 2))
         r = sw("analyze", "--trace", cut, "--all-cpus")
         self.assertEqual(r.returncode, EXIT_BAD_TRACE, r.stderr)
         self.assertIn(cut, r.stderr)
+
+    def test_events_end_before_the_run(self):
+        # Every CPU's data cut to its first page, the sizes written to
+        # match: a well-formed file whose events stop long before the
+        # run's last pass (in its rt-app logs) is refused, not judged.
+        src = self.plain["disturbed"]
+        cpus, _ = cpu_data(src)
+        short = os.path.join(self.tmp, "short.dat")
+        shutil.copyfile(src, short)
+        with open(short, "r+b") as f:
+            for _, _, size, size_at in cpus:
+                self.assertGreater(size, 4096)
+                f.seek(size_at)
+                f.write(struct.pack("<Q", 4096))
+        args = ["analyze", "--logs", LOGS, "--workload", WORKLOAD]
+        whole = sw(*args, "--trace", src)
+        self.assertIn(whole.returncode, (EXIT_PASS, EXIT_FAIL), whole.stderr)
+        for reader in ("pages", "libtracecmd"):
+            r = sw(*args, "--trace", short, "--reader", reader)
+            self.assertEqual(r.returncode, EXIT_BAD_TRACE, r.stderr)
+            self.assertIn("%s: truncated: the events end at" % short,
+                          r.stderr)
 
 
 if __name__ == "__main__":
