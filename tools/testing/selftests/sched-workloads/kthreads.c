@@ -98,22 +98,23 @@ int kthreads_scan(struct kthread_list *l, struct sw_err *err)
 	return 0;
 }
 
+static int print_kthreads(FILE *f, const void *arg)
+{
+	const struct kthread_list *l = arg;
+	size_t i;
+
+	for (i = 0; i < l->n; i++)
+		if (fprintf(f, "%d %s\n", l->v[i].pid, l->v[i].comm) < 0)
+			return -1;
+	return 0;
+}
+
 int kthreads_write(const struct kthread_list *l, const char *path,
 		   struct sw_err *err)
 {
-	FILE *f = fopen(path, "w");
-	size_t i;
-	int bad;
-
-	if (!f)
-		return sw_err_set(err, SW_EXIT_RUN_ERROR, "%s: cannot create: %s",
+	if (write_stream_file(path, print_kthreads, l))
+		return sw_err_set(err, SW_EXIT_RUN_ERROR, "%s: cannot write: %s",
 				  path, strerror(errno));
-	for (i = 0; i < l->n; i++)
-		fprintf(f, "%d %s\n", l->v[i].pid, l->v[i].comm);
-	bad = ferror(f);
-	if (fclose(f) || bad)
-		return sw_err_set(err, SW_EXIT_RUN_ERROR, "%s: cannot write",
-				  path);
 	return 0;
 }
 

@@ -107,6 +107,20 @@ static int write_value(const char *path, const char *value)
 	return ret;
 }
 
+/* "kernel/sched_rr_timeslice_ms": what sysctl_path() makes of a name */
+static int journal_path_ok(const char *rel)
+{
+	const char *p;
+
+	if (!*rel || *rel == '/' || strstr(rel, ".."))
+		return 0;
+	for (p = rel; *p; p++)
+		if (!islower((unsigned char)*p) && !isdigit((unsigned char)*p) &&
+		    *p != '_' && *p != '/')
+			return 0;
+	return 1;
+}
+
 const char *sysctl_journal_path(void)
 {
 	const char *env = getenv("SCHED_WORKLOADS_JOURNAL");
@@ -171,7 +185,7 @@ int sysctl_journal_replay(struct sw_err *err)
 		lineno++;
 		if (n == (int)ARRAY_SIZE(e) ||
 		    sscanf(line, "%159s %63s", path, value) != 2 ||
-		    strncmp(path, "/proc/sys/", 10) || !name_ok(path + 10) ||
+		    strncmp(path, "/proc/sys/", 10) || !journal_path_ok(path + 10) ||
 		    strspn(value, "-0123456789") != strlen(value)) {
 			fclose(f);
 			return sw_err_set(err, SW_EXIT_RUN_ERROR,

@@ -132,13 +132,17 @@ int write_file_atomic(const char *path, const char *data, size_t len)
 {
 	char tmp[PATH_MAX];
 	size_t done = 0;
-	int fd, e = 0;
+	int fd, e = 0, in_place;
+	struct stat st;
 
+	/* /dev/stdout, a pipe: written where it is, never renamed over */
+	in_place = !stat(path, &st) && !S_ISREG(st.st_mode);
 	if (snprintf(tmp, sizeof(tmp), "%s.tmp", path) >= (int)sizeof(tmp)) {
 		errno = ENAMETOOLONG;
 		return -1;
 	}
-	fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+	fd = open(in_place ? path : tmp,
+		  O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
 	if (fd < 0)
 		return -1;
 	while (done < len && !e) {
@@ -153,10 +157,11 @@ int write_file_atomic(const char *path, const char *data, size_t len)
 	}
 	if (close(fd) && !e)
 		e = errno;
-	if (!e && rename(tmp, path))
+	if (!e && !in_place && rename(tmp, path))
 		e = errno;
 	if (e) {
-		unlink(tmp);
+		if (!in_place)
+			unlink(tmp);
 		errno = e;
 		return -1;
 	}

@@ -50,7 +50,9 @@ char *read_text_file(const char *path, size_t *len);
 /*
  * Writes go to PATH.tmp, renamed to PATH once every byte is written: a
  * full disk or a kill leaves the old file or none, never a truncated
- * one. They return 0, or -1 with errno set (and no PATH.tmp left).
+ * one. A PATH that exists and is not a regular file (/dev/stdout, a
+ * pipe) is written in place. They return 0, or -1 with errno set (and
+ * no PATH.tmp left).
  */
 int write_file_atomic(const char *path, const char *data, size_t len);
 int write_text_file(const char *path, const char *text);

@@ -20,8 +20,11 @@ Then the state machine's cost per event on 2 and on 256 CPUs
 included); the battery's wall time by phase (one "sched-workloads run",
 its time.json); and tracing's perturbation: per workload, each task's
 rt-app metrics (wu_lat p50 and p99, slack p50) from PERT_REPS runs of
-its run.json with the battery's tracing instance and PERT_REPS without,
-interleaved, as the ratio of the medians traced / untraced.
+its run.json with the battery's tracing instance and PERT_REPS (10)
+without, interleaved, as the ratio of the medians traced / untraced with
+a rank test's p: a move of 5% that ten runs a side cannot tell from noise
+is not one. The whole takes about 55 minutes on 2 CPUs (the
+perturbation about 30): run nothing else meanwhile.
 
   bench.py [--reps N] [--dir DIR] [--sizes 1,10] [--no-report]
            [--sections traces,cpus,battery,perturbation] [--pert-reps N]
@@ -353,7 +356,7 @@ def perturbation_section(a, results):
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--reps", type=int, default=3)
-    ap.add_argument("--pert-reps", type=int, default=3)
+    ap.add_argument("--pert-reps", type=int, default=10)
     ap.add_argument("--dir", default="/var/tmp/sched-workloads-bench")
     ap.add_argument("--sizes", default="1,10",
                     help="millions of events, comma-separated")

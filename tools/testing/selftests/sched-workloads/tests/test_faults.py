@@ -40,12 +40,34 @@ def read(path):
 
 
 def rtapp_pids():
-    return subprocess.run(["pgrep", "-x", "rt-app"], capture_output=True,
+    """Live rt-app processes: a zombie waiting for init is dead."""
+    pids = subprocess.run(["pgrep", "-x", "rt-app"], capture_output=True,
                           text=True).stdout.split()
+    live = []
+    for pid in pids:
+        try:
+            with open("/proc/%s/stat" % pid) as f:
+                if f.read().rsplit(")", 1)[1].split()[0] != "Z":
+                    live.append(pid)
+        except OSError:
+            pass
+    return live
+
+
+def live_instances():
+    """Tracing instances, less those of killed runs (sched-workloads-PID
+    with PID gone), which the next run removes: they are not ours."""
+    live = []
+    for name in tracing_instances():
+        pid = name[len("sched-workloads-"):]
+        if not (name.startswith("sched-workloads-") and pid.isdigit() and
+                not os.path.exists("/proc/" + pid)):
+            live.append(name)
+    return live
 
 
 def machine_state():
-    return {"instances": tracing_instances(), "sysctl": read(SYSCTL),
+    return {"instances": live_instances(), "sysctl": read(SYSCTL),
             "rt-app": rtapp_pids(), "journal": os.path.exists(JOURNAL)}
 
 
