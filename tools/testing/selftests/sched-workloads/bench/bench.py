@@ -28,6 +28,7 @@ perturbation about 30): run nothing else meanwhile.
 
   bench.py [--reps N] [--dir DIR] [--sizes 1,10] [--no-report]
            [--sections traces,cpus,battery,perturbation] [--pert-reps N]
+           [--pert-workloads W,...] [--pert-events SYS/EVENT,...]
 
 Inputs are kept in DIR (default /var/tmp/sched-workloads-bench) and reused
 when there. Needs root, tracefs, trace-cmd, perf and gcc; says which is
@@ -247,7 +248,7 @@ def battery_section(a):
     return os.path.dirname(tj)
 
 
-def rtapp_once(run_json, traced, binary):
+def rtapp_once(run_json, traced, binary, events=RUN_EVENTS):
     """rt-app's metrics of one run of @run_json: {task: {metric: v}}."""
     with open(run_json) as f:
         w = json.load(f)
@@ -264,7 +265,7 @@ def rtapp_once(run_json, traced, binary):
             os.mkdir(inst)
             write(os.path.join(inst, "buffer_size_kb"), str(RUN_BUFFER_KB))
             write(os.path.join(inst, "trace_clock"), "mono")
-            for e in RUN_EVENTS:
+            for e in events:
                 ev = os.path.join(inst, "events", e, "enable")
                 if os.path.exists(ev):
                     write(ev, "1")
@@ -320,13 +321,13 @@ def perturbation_section(a, results):
           flush=True)
     for wdir in sorted(glob.glob(os.path.join(results, "*", ""))):
         runs = sorted(glob.glob(os.path.join(wdir, "rep-*", "run.json")))
-        if not runs:
-            continue
         name = os.path.basename(os.path.dirname(wdir))
+        if not runs or (a.pert_workloads and name not in a.pert_workloads):
+            continue
         got = {False: [], True: []}
         for i in range(a.pert_reps):
             for traced in ((False, True) if i % 2 else (True, False)):
-                m = rtapp_once(runs[0], traced, a.binary)
+                m = rtapp_once(runs[0], traced, a.binary, a.pert_events)
                 if m:
                     got[traced].append(m)
         if not got[False] or not got[True]:
@@ -357,6 +358,11 @@ def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--reps", type=int, default=3)
     ap.add_argument("--pert-reps", type=int, default=10)
+    ap.add_argument("--pert-workloads", default="",
+                    help="comma-separated: the perturbation of these only")
+    ap.add_argument("--pert-events", default=",".join(RUN_EVENTS),
+                    help="the events traced (system/event, comma-"
+                    "separated; default: those of a run)")
     ap.add_argument("--dir", default="/var/tmp/sched-workloads-bench")
     ap.add_argument("--sizes", default="1,10",
                     help="millions of events, comma-separated")
@@ -371,6 +377,8 @@ def main():
         print("bench: SKIP: missing %s" % ", ".join(need))
         return EXIT_SKIP
     a.sizes = [int(s) for s in a.sizes.split(",")]
+    a.pert_workloads = [w for w in a.pert_workloads.split(",") if w]
+    a.pert_events = a.pert_events.split(",")
     sections = a.sections.split(",")
     os.makedirs(a.dir, exist_ok=True)
     if "traces" in sections:
@@ -382,8 +390,12 @@ def main():
         results = battery_section(a)
     if "perturbation" in sections:
         if not results:
-            sys.exit("bench: the perturbation runs the battery's run.json: "
-                     "add the battery section")
+            # the battery's results of an earlier bench, when there
+            found = glob.glob(os.path.join(a.dir, "battery", "*", ""))
+            if not found:
+                sys.exit("bench: the perturbation runs the battery's "
+                         "run.json: add the battery section")
+            results = sorted(found)[-1]
         perturbation_section(a, results)
     return 0
 

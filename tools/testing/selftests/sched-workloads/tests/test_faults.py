@@ -18,6 +18,7 @@ hogs: what a lab's watchdog (SIGKILL) or `sched-workloads run | head`
 and after each, the machine as before: tracing instances, the sysctl,
 no rt-app, no journal.
 """
+import contextlib
 import os
 import shutil
 import signal
@@ -96,6 +97,18 @@ def put_back(before):
         os.unlink(JOURNAL)
 
 
+@contextlib.contextmanager
+def guarded():
+    """The live lock held, the machine's state before as the value, and
+    whatever a failed test left put back."""
+    with live_lock():
+        before = machine_state()
+        try:
+            yield before
+        finally:
+            put_back(before)
+
+
 @unittest.skipUnless(IS_ROOT and shutil.which("rt-app"),
                      "needs root and rt-app")
 class TestSigkill(unittest.TestCase):
@@ -103,22 +116,18 @@ class TestSigkill(unittest.TestCase):
 
     @classmethod
     def setUpClass(cls):
-        with live_lock():
-            cls.before = machine_state()
-            try:
-                p = start("-n", "1", "rr-timeslice")
-                cls.saw_rtapp = wait_for_rtapp()
-                cls.sysctl_during = read(SYSCTL)
-                p.kill()
-                p.wait()
-                time.sleep(0.5)
-                cls.killed = machine_state()
-                with open(JOURNAL) as f:
-                    cls.journal = f.read()
-                cls.next = sw("run", "-n", "1", "-r", RESULTS, "timer-idle")
-                cls.after = machine_state()
-            finally:
-                put_back(cls.before)
+        with guarded() as cls.before:
+            p = start("-n", "1", "rr-timeslice")
+            cls.saw_rtapp = wait_for_rtapp()
+            cls.sysctl_during = read(SYSCTL)
+            p.kill()
+            p.wait()
+            time.sleep(0.5)
+            cls.killed = machine_state()
+            with open(JOURNAL) as f:
+                cls.journal = f.read()
+            cls.next = sw("run", "-n", "1", "-r", RESULTS, "timer-idle")
+            cls.after = machine_state()
 
     def test_rtapp_dies_with_the_tool(self):
         self.assertTrue(self.saw_rtapp)
@@ -143,20 +152,16 @@ class TestSigpipe(unittest.TestCase):
 
     @classmethod
     def setUpClass(cls):
-        with live_lock():
-            cls.before = machine_state()
-            try:
-                p = start("-n", "3", "rr-timeslice")
-                for line in p.stdout:
-                    if "rt-app ran" in line:
-                        break
-                cls.sysctl_mid = read(SYSCTL)
-                # the reader goes away, as head(1) does
-                p.stdout.close()
-                cls.rc = p.wait(timeout=120)
-                cls.after = machine_state()
-            finally:
-                put_back(cls.before)
+        with guarded() as cls.before:
+            p = start("-n", "3", "rr-timeslice")
+            for line in p.stdout:
+                if "rt-app ran" in line:
+                    break
+            cls.sysctl_mid = read(SYSCTL)
+            # the reader goes away, as head(1) does
+            p.stdout.close()
+            cls.rc = p.wait(timeout=120)
+            cls.after = machine_state()
 
     def test_dies_of_sigpipe(self):
         self.assertEqual(self.sysctl_mid, "20")
@@ -173,18 +178,14 @@ class TestRtappEndsEarly(unittest.TestCase):
 
     def test_shorter_run_is_an_error(self):
         # rt-app exits 0 on SIGTERM: the run time must give it away.
-        with live_lock():
-            before = machine_state()
-            try:
-                p = start("-n", "1", "rr-timeslice")
-                self.assertTrue(wait_for_rtapp())
-                time.sleep(0.5)
-                for pid in rtapp_pids():
-                    os.kill(int(pid), signal.SIGTERM)
-                out = p.communicate(timeout=120)[0]
-                after = machine_state()
-            finally:
-                put_back(before)
+        with guarded() as before:
+            p = start("-n", "1", "rr-timeslice")
+            self.assertTrue(wait_for_rtapp())
+            time.sleep(0.5)
+            for pid in rtapp_pids():
+                os.kill(int(pid), signal.SIGTERM)
+            out = p.communicate(timeout=120)[0]
+            after = machine_state()
         self.assertNotEqual(p.returncode, 0, out)
         self.assertRegex(out, r"(?m)^not ok 1 rr-timeslice # error .*"
                          r"rt-app ended after \d+\.\d+ s of a \d+ s "
