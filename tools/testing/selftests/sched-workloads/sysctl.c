@@ -107,18 +107,18 @@ static int write_value(const char *path, const char *value)
 	return ret;
 }
 
-/* "kernel/sched_rr_timeslice_ms": what sysctl_path() makes of a name */
-static int journal_path_ok(const char *rel)
+/* "kernel.NAME" back from "/proc/sys/kernel/NAME", if it is one */
+static int journal_name_ok(const char *path)
 {
-	const char *p;
+	char name[160], *p;
 
-	if (!*rel || *rel == '/' || strstr(rel, ".."))
+	if (strncmp(path, "/proc/sys/", 10))
 		return 0;
-	for (p = rel; *p; p++)
-		if (!islower((unsigned char)*p) && !isdigit((unsigned char)*p) &&
-		    *p != '_' && *p != '/')
-			return 0;
-	return 1;
+	snprintf(name, sizeof(name), "%s", path + 10);
+	for (p = name; *p; p++)
+		if (*p == '/')
+			*p = '.';
+	return name_ok(name);
 }
 
 const char *sysctl_journal_path(void)
@@ -185,7 +185,7 @@ int sysctl_journal_replay(struct sw_err *err)
 		lineno++;
 		if (n == (int)ARRAY_SIZE(e) ||
 		    sscanf(line, "%159s %63s", path, value) != 2 ||
-		    strncmp(path, "/proc/sys/", 10) || !journal_path_ok(path + 10) ||
+		    !journal_name_ok(path) ||
 		    strspn(value, "-0123456789") != strlen(value)) {
 			fclose(f);
 			return sw_err_set(err, SW_EXIT_RUN_ERROR,
