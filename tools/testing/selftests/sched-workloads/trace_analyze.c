@@ -517,7 +517,7 @@ static int source_open(const char *path, const struct trace_opts *opts,
 		src->ncpus = trace_pages_ncpus(src->pages);
 		return 0;
 	}
-	if (trace_pages_check(path, err))
+	if (trace_pages_check(path, opts->buffer, err))
 		return -1;
 	tracecmd_set_loglevel(TEP_LOG_NONE);
 	src->top = tracecmd_open(path, TRACECMD_FL_LOAD_NO_PLUGINS);

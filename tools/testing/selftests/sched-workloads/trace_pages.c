@@ -898,14 +898,25 @@ out:
 	return rc;
 }
 
-int trace_pages_check(const char *path, struct sw_err *err)
+static int no_op(struct tep_record *rec, void *arg)
+{
+	(void)rec;
+	(void)arg;
+	return 0;
+}
+
+int trace_pages_check(const char *path, const char *buffer,
+		      struct sw_err *err)
 {
 	struct trace_pages *p;
 	int rc;
 
-	rc = pages_new(path, &p, err);
+	rc = trace_pages_open(path, buffer, &p, err);
+	if (rc)
+		return rc < 0 ? -1 : 0;
+	rc = trace_pages_iterate(p, no_op, NULL, err);
 	trace_pages_close(p);
-	return rc < 0 ? -1 : 0;
+	return rc;
 }
 
 struct tep_handle *trace_pages_tep(const struct trace_pages *p)

@@ -47,13 +47,15 @@ const char *trace_pages_buffer(const struct trace_pages *p);
 const char *trace_pages_cpustats(const struct trace_pages *p);
 
 /*
- * Checks what libtracecmd would read unchecked in a version 7 file: that
- * every buffer's CPU data lies in the file, every compressed chunk header
- * is sound and each CPU's first page header too (libtracecmd 1.3 crashes
- * on a bad one). Returns 0 (also for a file of another version), or -1
- * with @err set.
+ * Reads @buffer of a version 7 file as trace_pages_open() and
+ * trace_pages_iterate() would, so that libtracecmd gets only a file whose
+ * structure, pages and events are sound: its kbuffer reads past a page
+ * whose event lengths are corrupt (libtracecmd 1.3.1, found by
+ * fuzz_trace). Returns 0 (also for a file of another version, which only
+ * libtracecmd reads), or -1 with @err set.
  */
-int trace_pages_check(const char *path, struct sw_err *err);
+int trace_pages_check(const char *path, const char *buffer,
+		      struct sw_err *err);
 
 /*
  * Calls @fn for every event in time order (equal times: the lower CPU

@@ -163,6 +163,25 @@ class TestTraceReaders(unittest.TestCase):
             self.assertIn(bad, r.stderr)
             self.assertIn("page header", r.stderr)
 
+    def test_event_past_its_page(self):
+        # The first event of CPU 0 says it is longer than its page.
+        # libtracecmd 1.3.1 read such pages unchecked: it judged the file
+        # (exit 0), or, as fuzz_trace found, crashed in kbuffer.
+        cpus, _ = cpu_data(self.plain["fifo"])
+        _, off, _, _ = cpus[0]
+        bad = os.path.join(self.tmp, "event-past-page.dat")
+        # after the page's timestamp and commit: type_len 0 (the length
+        # follows), then the length
+        for length in (4000, 1 << 20, 0xfffffff0):
+            patch(self.plain["fifo"], bad, off + 16,
+                  struct.pack("<II", 0, length))
+            for reader in ("pages", "libtracecmd"):
+                r = sw("analyze", "--trace", bad, "--all-cpus",
+                       "--reader", reader)
+                self.assertEqual(r.returncode, EXIT_BAD_TRACE,
+                                 "%s, %d: %s" % (reader, length, r.stderr))
+                self.assertIn("event runs past its page", r.stderr)
+
     def test_bad_chunk_header(self):
         path = self.converted("fifo", "--compression", "zstd")
         cpus, _ = cpu_data(path)
