@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "events.h"
+#include "json_check.h"
 
 static int bin_of(double v)
 {
@@ -269,13 +270,6 @@ void event_samples_key(const struct event_samples *e, char *buf, size_t len)
 		 e->entity, e->series);
 }
 
-static struct json_object *json_of_value(double v)
-{
-	if (v == floor(v) && fabs(v) < 9e15)
-		return json_object_new_int64((int64_t)v);
-	return json_object_new_double(v);
-}
-
 static struct json_object *hist_to_json(const struct event_hist *h)
 {
 	struct json_object *o = json_object_new_object();
@@ -284,8 +278,8 @@ static struct json_object *hist_to_json(const struct event_hist *h)
 
 	json_object_object_add(o, "n", json_object_new_int64(h->n));
 	if (h->n) {
-		json_object_object_add(o, "min", json_of_value(h->min));
-		json_object_object_add(o, "max", json_of_value(h->max));
+		json_object_object_add(o, "min", json_new_number(h->min));
+		json_object_object_add(o, "max", json_new_number(h->max));
 	}
 	for (i = 0; h->n && i < EVENT_NBINS; i++) {
 		if (!h->count[i])
@@ -324,8 +318,9 @@ static int hist_from_json(struct event_hist *h, struct json_object *o,
 	    !json_object_object_get_ex(o, "max", &max) ||
 	    hist_alloc(h))
 		goto bad;
-	h->min = json_object_get_double(min);
-	h->max = json_object_get_double(max);
+	if (!min || !max || json_read_number(min, &h->min) ||
+	    json_read_number(max, &h->max) || h->min > h->max)
+		goto bad;
 	for (i = 0; i < len; i += 2) {
 		struct json_object *b = json_object_array_get_idx(bins, i);
 		struct json_object *c = json_object_array_get_idx(bins, i + 1);

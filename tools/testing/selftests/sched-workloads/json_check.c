@@ -5,8 +5,11 @@
  * (as spans of the text: the same key spelt with different escapes is
  * not caught, and need not be).
  */
+#include <math.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+#include <json-c/json.h>
 
 #include "json_check.h"
 
@@ -21,6 +24,28 @@ struct jc_frame {
 struct jc_span {
 	size_t off, len;
 };
+
+int json_read_number(struct json_object *v, double *out)
+{
+	if (!v) {
+		*out = NAN;
+		return 0;
+	}
+	if (!json_object_is_type(v, json_type_int) &&
+	    !json_object_is_type(v, json_type_double))
+		return -1;
+	*out = json_object_get_double(v);
+	return isfinite(*out) ? 0 : -1;
+}
+
+struct json_object *json_new_number(double v)
+{
+	if (!isfinite(v))
+		return NULL;
+	if (v == floor(v) && fabs(v) < 9e15)
+		return json_object_new_int64((int64_t)v);
+	return json_object_new_double(v);
+}
 
 void json_line_col(const char *text, size_t off, int *line, int *col)
 {

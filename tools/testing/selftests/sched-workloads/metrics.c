@@ -9,6 +9,7 @@
 #include <json-c/json.h>
 
 #include "events.h"
+#include "json_check.h"
 #include "metrics.h"
 #include "util.h"
 
@@ -143,15 +144,6 @@ void metric_set_free(struct metric_set *set)
 	memset(set, 0, sizeof(*set));
 }
 
-static struct json_object *json_number(double v)
-{
-	if (isnan(v) || isinf(v))
-		return NULL;	/* json null: not measured */
-	if (v == floor(v) && fabs(v) < 9e15)
-		return json_object_new_int64((int64_t)v);
-	return json_object_new_double(v);
-}
-
 /*
  * {"rtapp_tasks": {"audio": {"slack.p50": 812, ...}}, "trace_tasks":
  *  {...}, "cpus": {...}, "system": {"system": {...}}}
@@ -182,7 +174,7 @@ int metric_set_write_json(const struct metric_set *set, FILE *f)
 				json_object_object_add(ent, "id",
 						       json_object_new_int(mv->id));
 		}
-		json_object_object_add(ent, mv->def->name, json_number(mv->value));
+		json_object_object_add(ent, mv->def->name, json_new_number(mv->value));
 	}
 	if (fprintf(f, "%s\n", json_object_to_json_string_ext(root,
 			JSON_C_TO_STRING_PRETTY | JSON_C_TO_STRING_NOSLASHESCAPE)) < 0)
@@ -241,12 +233,10 @@ int metric_set_from_json(struct metric_set *set, struct json_object *o,
 				/* A metric this version no longer has. */
 				if (!mv.def || mv.def->source != src)
 					continue;
-				if (v && !json_object_is_type(v, json_type_int) &&
-				    !json_object_is_type(v, json_type_double))
+				if (json_read_number(v, &mv.value))
 					return sw_err_set(err, SW_EXIT_BAD_WORKLOAD,
-							  "%s: %s.%s.%s: not a number or null",
+							  "%s: %s.%s.%s: not a finite number or null",
 							  file, sname, ename, mname);
-				mv.value = v ? json_object_get_double(v) : NAN;
 				if (metric_set_push(set, &mv))
 					return sw_err_set(err, SW_EXIT_RUN_ERROR,
 							  "out of memory");

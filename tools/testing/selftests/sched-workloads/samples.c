@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "entity.h"
+#include "json_check.h"
 #include "samples.h"
 #include "stats.h"
 
@@ -166,8 +167,8 @@ struct json_object *sample_set_to_json(const struct sample_set *ss)
 		char key[256];
 
 		for (r = 0; r < ss->s[i].n; r++)
-			json_object_array_add(arr, isnan(ss->s[i].v[r]) ? NULL :
-					      json_object_new_double(ss->s[i].v[r]));
+			json_object_array_add(arr,
+					      json_new_number(ss->s[i].v[r]));
 		samples_key(&ss->s[i], key, sizeof(key));
 		json_object_object_add(o, key, arr);
 	}
@@ -237,7 +238,12 @@ int sample_set_from_json(struct sample_set *ss, struct json_object *o,
 		for (r = 0; r < n; r++) {
 			struct json_object *v = json_object_array_get_idx(arr, r);
 
-			ms->v[r] = v ? json_object_get_double(v) : NAN;
+			if (json_read_number(v, &ms->v[r])) {
+				sample_set_free(ss);
+				return sw_err_set(err, SW_EXIT_BAD_WORKLOAD,
+						  "%s: metrics.%s[%zu]: not a finite number or null",
+						  file, key, r);
+			}
 		}
 		ms->n = n;
 		if (n > ss->reps)

@@ -51,6 +51,7 @@
 
 #include "canary.h"
 #include "expr.h"
+#include "json_check.h"
 #include "settings.h"
 #include "verdict.h"
 
@@ -628,11 +629,6 @@ static const char *status_name(enum verdict_status st)
 	return names[st];
 }
 
-static struct json_object *json_number(double v)
-{
-	return isnan(v) || isinf(v) ? NULL : json_object_new_double(v);
-}
-
 int verdict_results_write_json(const struct verdict_results *res, FILE *f)
 {
 	struct json_object *arr = json_object_new_array();
@@ -657,9 +653,9 @@ int verdict_results_write_json(const struct verdict_results *res, FILE *f)
 			json_object_object_add(o, "unit",
 					       json_object_new_string(r->def->unit));
 		}
-		json_object_object_add(o, "value", json_number(r->value));
-		json_object_object_add(o, "limit", json_number(r->limit));
-		json_object_object_add(o, "room", json_number(r->room));
+		json_object_object_add(o, "value", json_new_number(r->value));
+		json_object_object_add(o, "limit", json_new_number(r->limit));
+		json_object_object_add(o, "room", json_new_number(r->room));
 		if (r->kind == CHECK_ABSOLUTE && r->reps) {
 			json_object_object_add(o, "reps",
 					       json_object_new_int64(r->reps));

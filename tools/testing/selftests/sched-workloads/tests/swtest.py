@@ -2,6 +2,7 @@
 """What the tests share: where things are, running the binary, the lock."""
 import contextlib
 import fcntl
+import glob
 import gzip
 import json
 import os
@@ -91,7 +92,7 @@ ANALYSIS_SOURCES = ["tests/checker_opts.c", "trace_analyze.c",
                     "trace_pages.c", "trace_sched.c", "trace_metrics.c",
                     "trace_explain.c", "metrics.c", "rtapp_metrics.c",
                     "canary.c", "stats.c", "entity.c", "kthreads.c",
-                    "samples.c", "events.c", "util.c"]
+                    "samples.c", "events.c", "json_check.c", "util.c"]
 
 
 def unpack_traces(fixtures, tmp):
@@ -156,3 +157,78 @@ def setup_checker(cls, name, sources, pkgs=()):
 
 SANITIZER_ERRORS = ("ERROR: AddressSanitizer", "ERROR: LeakSanitizer",
                     "runtime error")
+
+
+# What a live test must leave as it found (machine_state()).
+TRACEFS = "/sys/kernel/tracing"
+CGROUP_ROOT = "/sys/fs/cgroup"
+JOURNAL = "/run/sched-workloads/sysctl-journal"
+# The sysctls workloads may set ("sysctl" blocks name kernel.*): the
+# scheduler's, and those the fingerprint records as settings.
+SYSCTL_GLOBS = ("/proc/sys/kernel/sched_*", "/proc/sys/kernel/timer_migration",
+                "/proc/sys/kernel/numa_balancing")
+
+
+def read_quiet(path):
+    try:
+        with open(path) as f:
+            return f.read().strip()
+    except OSError:
+        return None
+
+
+def live_pids(comm):
+    """Processes named @comm, zombies left out: a killed child the
+    container's init has not reaped yet is dead."""
+    pids = subprocess.run(["pgrep", "-x", comm], capture_output=True,
+                          text=True).stdout.split()
+    live = []
+    for pid in pids:
+        stat = read_quiet("/proc/%s/stat" % pid)
+        if stat and stat.rsplit(")", 1)[1].split()[0] != "Z":
+            live.append(pid)
+    return live
+
+
+def cgroup_dirs():
+    """Every cgroup directory, two levels down (controller, group)."""
+    out = []
+    if os.path.isdir(CGROUP_ROOT):
+        for top in sorted(os.listdir(CGROUP_ROOT)):
+            d = os.path.join(CGROUP_ROOT, top)
+            if os.path.isdir(d) and not os.path.islink(d):
+                out += ["%s/%s" % (top, s) for s in sorted(os.listdir(d))
+                        if os.path.isdir(os.path.join(d, s))]
+    return out
+
+
+def machine_state():
+    """Tracing instances and the top-level buffer's settings, the
+    sysctls workloads may change, cgroups, the sysctl journal, and the
+    processes no finished test may leave (rt-app, the tool)."""
+    sysctls = {}
+    for pattern in SYSCTL_GLOBS:
+        for path in sorted(glob.glob(pattern)):
+            if os.path.isfile(path):
+                sysctls[path] = read_quiet(path)
+    top = {name: read_quiet(os.path.join(TRACEFS, name))
+           for name in ("tracing_on", "current_tracer", "set_event",
+                        "trace_clock", "buffer_size_kb")}
+    return {"instances": tracing_instances(), "tracing": top,
+            "sysctls": sysctls, "cgroups": cgroup_dirs(),
+            "journal": os.path.exists(JOURNAL),
+            "rt-app": live_pids("rt-app"),
+            "sched-workloads": live_pids("sched-workloads")}
+
+
+def state_changes(before, after):
+    """What differs, one line per thing, for a failure message."""
+    out = []
+    for key in before:
+        a, b = before[key], after[key]
+        if isinstance(a, dict):
+            out += ["%s: %r -> %r" % (k, a.get(k), b.get(k))
+                    for k in sorted(set(a) | set(b)) if a.get(k) != b.get(k)]
+        elif a != b:
+            out.append("%s: %r -> %r" % (key, a, b))
+    return out

@@ -6,6 +6,8 @@ a change counts when it exceeds max(rel * |A median|, abs) and is
 significant: one-sided Mann-Whitney p <= 0.05 (compare's fallback for a
 tail without events: every B value beyond A's range).
 """
+import os
+import tempfile
 import unittest
 
 from swtest import (EXIT_BAD_WORKLOAD, EXIT_FAIL, EXIT_PASS, EXIT_USAGE,
@@ -65,6 +67,28 @@ class TestBaselineChecks(unittest.TestCase):
         self.assertEqual(len(skips), 5)
         for d in skips:
             self.assertIn("SKIP no baseline given", d)
+
+
+class TestBaselineValues(unittest.TestCase):
+    """A recorded value json-c would read as something else: "1e400" as
+    infinity (a bound no run crosses), a string as 0. Found by
+    fuzz_results; each must be refused, naming the file and the key."""
+
+    def test_refused(self):
+        with open(fixture("baselines", "basic.json")) as f:
+            text = f.read()
+        for bad in ("1e400", "-1e400", '"41"', "true", "[41]"):
+            with tempfile.TemporaryDirectory() as tmp:
+                path = os.path.join(tmp, "basic.json")
+                with open(path, "w") as f:
+                    f.write(text.replace("[ 40, 41,", "[ 40, %s," % bad))
+                r = sw("analyze", "--logs", fixture("logs", "basic"),
+                       "--workload", fixture("workloads", "vs-baseline.json"),
+                       "--baseline", path)
+                self.assertEqual(r.returncode, EXIT_BAD_WORKLOAD,
+                                 "%s: %s" % (bad, r.stderr))
+                self.assertIn("%s: metrics.rtapp_tasks/audio/wu_lat.p50[1]: "
+                              "not a finite number or null" % path, r.stderr)
 
 
 class TestMalformedBaselineChecks(unittest.TestCase):
