@@ -36,6 +36,7 @@
 #include "protocol.h"
 #include "refusal.h"
 #include "repetition.h"
+#include "rtapp_grammar.h"
 #include "rtapp_run.h"
 #include "settings.h"
 #include "sysctl.h"
@@ -414,6 +415,7 @@ static int load(struct wl *wl, const char *path)
 	struct sw_err err = { 0 };
 
 	if (workload_load(path, &wl->w, &err) ||
+	    rtapp_grammar_check(wl->w.root, path, NULL, &err) ||
 	    verdict_parse(wl->w.block, path, &wl->vb, &err) ||
 	    verdict_check_selectors(&wl->vb,
 				    json_object_object_get(wl->w.root, "tasks"),

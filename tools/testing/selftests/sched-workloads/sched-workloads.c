@@ -20,13 +20,10 @@
 #include "cmd_qualify.h"
 #include "cmd_replay.h"
 #include "metrics.h"
-#include "prepare.h"
 #include "samples.h"
-#include "sysctl.h"
-#include "probe.h"
-#include "refusal.h"
 #include "verdict.h"
 #include "workload.h"
+#include "workload_check.h"
 
 #define DEFAULT_CALIBRATION	10	/* ns per loop; see README */
 #define DEFAULT_BUFFER_KB	32768	/* lost no events under hackbench */
@@ -128,26 +125,14 @@ static int cmd_list(const char *dir)
 	return rc;
 }
 
-/* Everything a run checks before it starts rt-app. */
 static int check_one(const char *path)
 {
-	struct verdict_block vb = { 0 };
+	struct verdict_block vb;
 	struct sw_err err = { 0 };
-	struct refusal rf;
 	struct workload w;
 	int ret = 0;
 
-	if (workload_load(path, &w, &err)) {
-		fprintf(stderr, "sched-workloads: %s\n", err.msg);
-		return err.code;
-	}
-	if (verdict_parse(w.block, path, &vb, &err) ||
-	    verdict_check_selectors(&vb, json_object_object_get(w.root, "tasks"),
-				    path, &err) ||
-	    refusal_parse(w.block, path, &rf, &err) ||
-	    prepare_validate(&w, &err) || probe_validate_policies(&w, &err) ||
-	    sysctl_check_present(json_object_object_get(w.block, "sysctl"),
-				 path, &err)) {
+	if (workload_check(path, &w, &vb, stderr, &err)) {
 		fprintf(stderr, "sched-workloads: %s\n", err.msg);
 		ret = err.code;
 	} else {

@@ -141,6 +141,39 @@ class TestMalformedWorkloads(unittest.TestCase):
                 self.assertIn(path, r.stderr)
                 self.assertIn(msg, r.stderr)
 
+    def test_rtapp_ignored_keys(self):
+        # Each key rt-app 1.0 would ignore or misread, exiting 0, is
+        # named with its path: check lists them all.
+        path = fixture("workloads", "rtapp-ignored-keys.json")
+        r = sw("check", path)
+        self.assertEqual(r.returncode, EXIT_BAD_WORKLOAD, r.stderr)
+        named = {
+            "taskgroups": "not a top-level key of rt-app 1.0",
+            "global.frag": "not a key of global",
+            "tasks.t.util_min": "not a key of a task",
+            "tasks.t.phases.p.cpus": "neither an event nor a key of a phase",
+            "tasks.t.phases.p.slep": "neither an event nor a key of a phase",
+            "tasks.t.phases.q.run": 'a "run" event takes an integer',
+            "tasks.t.phases.q.fork": "neither an event nor a key of a phase",
+            "tasks.t.phases.q.timer": 'mode "absolut"',
+            "tasks.u.runtime": 'a "runtime" event takes an integer',
+            "tasks.u.wait.mutx": "not a key of wait",
+        }
+        for key, why in named.items():
+            self.assertIn('%s: "%s": %s' % (path, key, why), r.stderr)
+        self.assertIn("%s: %d keys rt-app 1.0 would ignore or misread"
+                      % (path, len(named)), r.stderr)
+        self.assertEqual(len(r.stderr.splitlines()), len(named) + 1)
+
+    def test_workloads_in_the_grammar(self):
+        # the battery's own workloads use rt-app 1.0's grammar only
+        d = os.path.join(COLLECTION, "workloads")
+        paths = sorted(os.path.join(d, f) for f in os.listdir(d)
+                       if f.endswith(".json"))
+        self.assertGreater(len(paths), 10)
+        r = sw("check", *paths)
+        self.assertEqual(r.returncode, 0, r.stderr)
+
     def test_directory(self):
         d = fixture("workloads")
         r = sw("check", d)
