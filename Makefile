@@ -7,8 +7,11 @@
 #   make test   install what the tests need, build with -Werror, style
 #               gate, then the collection's tests
 #
-# Also: harness, build, build-asan, style, clean, and bench (what the
-# trace analyzer costs, in figures: bench/bench.py; BENCH_ARGS=... to it).
+# Also: harness, build, build-asan, style, clean, bench (what the trace
+# analyzer costs, in figures: bench/bench.py; BENCH_ARGS=... to it), and
+# fuzz (each libFuzzer harness for FUZZ_SECONDS, default 900; then
+# fuzz-merge keeps what they found in the committed corpora; fuzz-replay
+# runs the corpora once, as the tests do).
 #
 #   KSRC=<kernel tree>   take the kselftest harness and checkpatch from it
 #                        instead of Debian's linux-source package
@@ -50,7 +53,7 @@ SW_MAKE = $(MAKE) --no-print-directory -C $(SW_DIR) OUTPUT=$(SW_OUT)
 SW_DOC := Documentation/dev-tools/sched-workloads.rst
 
 .PHONY: run test harness build build-asan style clean deps-run deps-test \
-	metrics-doc bench
+	metrics-doc bench fuzz fuzz-run fuzz-replay fuzz-merge
 
 run:
 	$(SW_SCRIPTS)/deps.sh run
@@ -71,6 +74,15 @@ bench:
 	$(SW_SCRIPTS)/deps.sh run
 	@$(MAKE) --no-print-directory build
 	python3 $(SW_DIR)/bench/bench.py --binary $(SW_BIN) $(BENCH_ARGS)
+
+# The harnesses need clang and libFuzzer: the test profile installs them.
+FUZZ_SECONDS ?= 900
+FUZZ_MAKE = $(MAKE) --no-print-directory -C $(SW_DIR)/fuzz OUT=$(CURDIR)/build/fuzz
+fuzz: fuzz-run
+fuzz-run fuzz-replay fuzz-merge:
+	$(SW_SCRIPTS)/deps.sh test
+	@mkdir -p build && echo '*' > build/.gitignore
+	@$(FUZZ_MAKE) $(@:fuzz-%=%) FUZZ_SECONDS=$(FUZZ_SECONDS)
 
 deps-run deps-test:
 	$(SW_SCRIPTS)/deps.sh $(@:deps-%=%)

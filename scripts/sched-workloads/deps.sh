@@ -4,7 +4,7 @@
 # deps.sh run|test: the Debian packages a profile needs.
 #
 #   run   build the collection and run the battery (make run)
-#   test  run's, plus what the test command needs (make test)
+#   test  run's, plus what the test command needs (make test, make fuzz)
 #
 # As root, installs the missing ones with apt-get and says which. Else
 # prints what is missing and the command that installs it, and exits 1.
@@ -33,8 +33,11 @@ fi
 
 case $1 in
 run)	pkgs=$run_pkgs ;;
-# trace-cmd: the tests read the saved traces with trace-cmd report too
-test)	pkgs="$run_pkgs python3 shellcheck flake8 trace-cmd" ;;
+# trace-cmd: the tests read the saved traces with trace-cmd report too;
+# clang and its libFuzzer runtime: the fuzz harnesses, whose corpora the
+# tests replay under ASan and UBSan (make fuzz too)
+test)	pkgs="$run_pkgs python3 shellcheck flake8 trace-cmd clang"
+	pkgs="$pkgs libclang-rt-14-dev" ;;
 *)	usage ;;
 esac
 
