@@ -6,8 +6,10 @@
 
 Unit tests run the checkers on fixtures; live tests run the real rt-app
 on the running kernel (root needed, else they skip) and take
-/tmp/sched-workloads-live.lock so that no two live runs overlap. The last
-line is "N passed, N failed, N skipped".
+/tmp/sched-workloads-live.lock so that no two live runs overlap. Each
+live test class must leave the machine as it found it (tracing, the
+scheduler's sysctls, cgroups, no rt-app left): a change is one more
+failure. The last line is "N passed, N failed, N skipped".
 """
 import argparse
 import os
@@ -15,6 +17,46 @@ import sys
 import unittest
 
 HERE = os.path.dirname(os.path.abspath(__file__))
+
+
+class MachineState(unittest.TestCase):
+    """The check that follows a live test class: it fails, naming what
+    changed, when the class left the machine other than it found it."""
+
+    def __init__(self, after, changes):
+        super().__init__()
+        self.after, self.changes = after, changes
+
+    def __str__(self):
+        return "machine state after %s" % self.after
+
+    def runTest(self):
+        self.assertFalse(self.changes, "left changed:\n  " +
+                         "\n  ".join(self.changes))
+
+
+class GuardedRun:
+    """Runs each test class as a suite of its own, so that its class
+    set-up and tear-down run inside it; each live class is followed by
+    its MachineState check."""
+
+    def __init__(self, groups):
+        self.groups = groups
+
+    def countTestCases(self):
+        return sum(g.countTestCases() for _, g in self.groups)
+
+    def __call__(self, result):
+        import swtest
+        for live, group in self.groups:
+            name = "%s.%s" % (type(group._tests[0]).__module__,
+                              type(group._tests[0]).__qualname__)
+            before = swtest.machine_state() if live else None
+            group(result)
+            if live:
+                MachineState(name, swtest.state_changes(
+                    before, swtest.machine_state()))(result)
+        return result
 
 
 def main():
@@ -34,17 +76,22 @@ def main():
         live = getattr(test, "LIVE", False)
         return not ((args.unit and live) or (args.live and not live))
 
-    flat = unittest.TestSuite()
+    groups = []     # (live, suite of one test class), in order
 
     def walk(s):
         for t in s:
             if isinstance(t, unittest.TestSuite):
                 walk(t)
             elif wanted(t):
-                flat.addTest(t)
+                live = getattr(t, "LIVE", False)
+                if not groups or groups[-1][1]._tests[0].__class__ is not \
+                        t.__class__:
+                    groups.append((live, unittest.TestSuite()))
+                groups[-1][1].addTest(t)
     walk(suite)
 
-    res = unittest.TextTestRunner(verbosity=2, stream=sys.stdout).run(flat)
+    res = unittest.TextTestRunner(verbosity=2, stream=sys.stdout).run(
+        GuardedRun(groups))
     failed = len(res.failures) + len(res.errors) + len(res.unexpectedSuccesses)
     skipped = len(res.skipped)
     passed = res.testsRun - failed - skipped

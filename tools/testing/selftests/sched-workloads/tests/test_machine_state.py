@@ -1,0 +1,59 @@
+# SPDX-License-Identifier: GPL-2.0
+"""The runner's machine-state check around live test classes
+(run_tests.GuardedRun), on a stand-in for swtest.machine_state()."""
+import io
+import unittest
+from unittest import mock
+
+import run_tests
+import swtest
+
+
+def sample_classes():
+    """A live class of two tests and a unit class, made here so that the
+    loader does not run them as tests of their own."""
+    class Leaves(unittest.TestCase):
+        LIVE = True
+
+        def test_a(self):
+            pass
+
+        def test_b(self):
+            pass
+
+    class Unit(unittest.TestCase):
+        def test_c(self):
+            pass
+    return Leaves, Unit
+
+
+class TestGuardedRun(unittest.TestCase):
+    def run_groups(self, states):
+        Leaves, Unit = sample_classes()
+        live = unittest.TestSuite([Leaves("test_a"), Leaves("test_b")])
+        groups = [(True, live), (False, unittest.TestSuite([Unit("test_c")]))]
+        result = unittest.TextTestResult(io.StringIO(), True, 0)
+        with mock.patch.object(swtest, "machine_state",
+                               side_effect=states) as state:
+            run_tests.GuardedRun(groups)(result)
+        # once before and once after the live class, not per test, and
+        # never around a unit class
+        self.assertEqual(state.call_count, 2)
+        return result
+
+    def test_unchanged_passes(self):
+        s = {"instances": [], "sysctls": {"x": "1"}}
+        r = self.run_groups([s, dict(s)])
+        self.assertEqual((r.testsRun, r.failures), (4, []))
+
+    def test_change_fails_naming_it(self):
+        r = self.run_groups([{"instances": [], "sysctls": {"x": "1"}},
+                             {"instances": ["left"], "sysctls": {"x": "2"}}])
+        self.assertEqual(r.testsRun, 4)
+        self.assertEqual(len(r.failures), 1)
+        test, text = r.failures[0]
+        self.assertEqual(str(test),
+                         "machine state after test_machine_state."
+                         "sample_classes.<locals>.Leaves")
+        self.assertIn("instances: [] -> ['left']", text)
+        self.assertIn("x: '1' -> '2'", text)
