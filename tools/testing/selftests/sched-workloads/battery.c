@@ -239,10 +239,16 @@ static int save_baseline(struct wl *wl, const struct sample_set *all,
 
 static void set_error(struct wl *wl, const struct sw_err *err)
 {
+	wl->state = WL_DONE;
+	/* Stopped by a signal to us: not judged, as those after it. */
+	if (cleanup_interrupted()) {
+		wl->status = V_SKIP;
+		snprintf(wl->reason, sizeof(wl->reason), "interrupted");
+		return;
+	}
 	wl->status = V_ERROR;
 	wl->exit_code = err->code;
 	snprintf(wl->reason, sizeof(wl->reason), "%s", err->msg);
-	wl->state = WL_DONE;
 }
 
 /* Its rounds are over: files written, the verdict final. */

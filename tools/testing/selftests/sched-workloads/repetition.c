@@ -56,7 +56,7 @@ static uint64_t cost_mark(const struct repetition_opts *o, uint64_t t,
 
 /* rt-app under a trace of its own: run.json, logs, trace.dat. */
 static int record(const struct workload *w, const struct repetition_opts *o,
-		  const char *dir, struct sw_err *err)
+		  const char *dir, uint64_t *rtapp_end_ns, struct sw_err *err)
 {
 	struct prepare_opts po = {
 		.logdir = dir, .basename = REPETITION_BASENAME,
@@ -101,6 +101,7 @@ static int record(const struct workload *w, const struct repetition_opts *o,
 			   ex.wall_s, duration, out);
 		goto fail;
 	}
+	*rtapp_end_ns = ex.end_ns;
 	t = cost_mark(o, t, o->cost ? &o->cost->setup : NULL);
 	if (capture_save(&cap, trace, err))
 		goto fail;
@@ -115,6 +116,41 @@ fail:
 	capture_destroy(&cap);
 	kthreads_free(&kl);
 	return -1;
+}
+
+/*
+ * rt-app logs a pass as it ends, and a workload runs threads to its end
+ * (else rt-app exits early, refused above): the last logged pass ends at
+ * most about two passes before rt-app does, as the pass the duration cuts
+ * is not logged. Logs that stop earlier lost their end (a full disk, a
+ * cut file) and would be judged as a shorter run. No pass at all is a
+ * result (threads that never ran), for "passes" checks to judge.
+ */
+#define LOG_END_SLACK_S 0.1
+
+static int check_logs_reach_end(const struct rtapp_logs *logs,
+				uint64_t rtapp_end_ns, const char *dir,
+				struct sw_err *err)
+{
+	double last = 0, pass = 0, gap_s;
+	size_t i;
+
+	for (i = 0; i < logs->n; i++) {
+		const struct rtapp_task_log *t = &logs->t[i];
+
+		if (!t->passes)
+			continue;
+		last = fmax(last, t->end_us);
+		pass = fmax(pass, (t->end_us - t->start_us) / t->passes);
+	}
+	if (!last)
+		return 0;
+	gap_s = (rtapp_end_ns / 1e3 - last) / 1e6;
+	if (gap_s > 2 * pass / 1e6 + LOG_END_SLACK_S)
+		return sw_err_set(err, SW_EXIT_BAD_LOG,
+				  "%s: rt-app's logs end %.2f s before rt-app did (a pass takes %.3f s at most): they lost their end (a full disk, a cut file), and a shorter run is not judged",
+				  dir, gap_s, pass / 1e6);
+	return 0;
 }
 
 /* The trace's metrics, scoped to the workload's threads and window. */
@@ -159,19 +195,21 @@ int repetition_run(const struct workload *w, const struct repetition_opts *o,
 		   size_t nlen, struct sw_err *err)
 {
 	struct rtapp_logs logs;
+	uint64_t t, rtapp_end_ns = 0;
 	char path[PATH_MAX];
-	uint64_t t;
 	int ret;
 
 	if (mkdir_p(dir))
 		return sw_err_set(err, SW_EXIT_RUN_ERROR, "%s: cannot create: %s",
 				  dir, strerror(errno));
-	if (record(w, o, dir, err))
+	if (record(w, o, dir, &rtapp_end_ns, err))
 		return -1;
 	t = now_mono_ns();
 	if (rtapp_logs_load(dir, REPETITION_BASENAME, &logs, err))
 		return -1;
-	ret = rtapp_logs_add_metrics(&logs, set, err);
+	ret = check_logs_reach_end(&logs, rtapp_end_ns, dir, err);
+	if (!ret)
+		ret = rtapp_logs_add_metrics(&logs, set, err);
 	if (!ret)
 		ret = add_trace_metrics(w, dir, &logs, set, neighbours, nlen, err);
 	rtapp_logs_free(&logs);

@@ -111,7 +111,8 @@ int rtapp_run(const char *rtapp, const char *json, const char *outlog,
 			ex->timed_out = !cleanup_interrupted();
 			kill_group(pid);
 			cleanup_set_child(0);
-			ex->wall_s = (now_mono_ns() - t0) / 1e9;
+			ex->end_ns = now_mono_ns();
+			ex->wall_s = (ex->end_ns - t0) / 1e9;
 			if (cleanup_interrupted())
 				return sw_err_set(err, SW_EXIT_RUN_ERROR,
 						  "interrupted by signal %d",
@@ -125,7 +126,12 @@ int rtapp_run(const char *rtapp, const char *json, const char *outlog,
 	/* rt-app's threads are gone with it; anything it forked is not. */
 	kill(-pid, SIGKILL);
 	cleanup_set_child(0);
-	ex->wall_s = (now_mono_ns() - t0) / 1e9;
+	ex->end_ns = now_mono_ns();
+	ex->wall_s = (ex->end_ns - t0) / 1e9;
+	/* the signal handler killed it (cleanup.c): not rt-app's doing */
+	if (cleanup_interrupted())
+		return sw_err_set(err, SW_EXIT_RUN_ERROR,
+				  "interrupted by signal %d", cleanup_interrupted());
 	ex->exited = WIFEXITED(status);
 	ex->code = ex->exited ? WEXITSTATUS(status) : WTERMSIG(status);
 	return 0;

@@ -5,6 +5,7 @@
 #ifndef SW_RTAPP_RUN_H
 #define SW_RTAPP_RUN_H
 
+#include <stdint.h>
 #include "util.h"
 
 struct rtapp_exit {
@@ -12,6 +13,7 @@ struct rtapp_exit {
 	int code;		/* exit code, or signal number */
 	int timed_out;
 	double wall_s;
+	uint64_t end_ns;	/* CLOCK_MONOTONIC when it was seen gone */
 };
 
 /* The rt-app to run: $RTAPP, else "rt-app" from PATH; NULL if none. */

@@ -1,0 +1,256 @@
+# SPDX-License-Identifier: GPL-2.0
+"""Live: rt-app misbehaving, signals, a trace buffer too small, two
+batteries at once.
+
+rt-app is replaced (RTAPP=) by a wrapper that crashes it, hangs,
+refuses the workload, or cuts its logs after a full run. Asserted every
+time, besides the runner's machine-state check after each class:
+ - each fault is an error of the workload saying what rt-app did, never
+   a verdict, and nothing of rt-app's (nor the wrapper's) is left;
+ - SIGINT, SIGTERM and SIGHUP mid-run: what was not judged is SKIP
+   "interrupted", the tool restores and dies of that signal; kselftest's
+   timeout (timeout(1) sending SIGTERM) the same;
+ - a trace buffer that overflows: trace checks are errors naming the
+   lost events, rt-app's own checks are still judged;
+ - two batteries: the second waits for the first, saying so; rt-app of
+   both never runs at the same time; one interrupted while waiting skips
+   saying why.
+"""
+import os
+import re
+import shutil
+import signal
+import subprocess
+import sys
+import tempfile
+import time
+import unittest
+
+from swtest import BINARY, CHILD_ENV, ktap_results, live_lock
+from test_faults import RESULTS, guarded, machine_state, wait_for_rtapp
+
+IS_ROOT = os.geteuid() == 0
+RTAPP = shutil.which("rt-app")
+WORKLOAD = "timer-idle"         # 3 s, no sysctl
+
+# rt-app runs as "rt-app CONFIG": each wrapper gets the same arguments.
+WRAPPERS = {
+    # a crash half a second in: the tool sees rt-app killed by SIGSEGV
+    "crash": "#!/bin/sh\nulimit -c 0\n(sleep 0.5; kill -SEGV $$) &\n"
+             "exec %(rtapp)s \"$@\"\n",
+    "hang": "#!/bin/sh\nexec sleep 600\n",
+    "refuse": "#!/bin/sh\necho '[rt-app] <crit> Invalid policy SCHED_FOO'\n"
+              "exit 2\n",
+    # a full run, then every log cut to its first third at a line end
+    "cut-logs": "#!%(python)s\n"
+                "import glob, json, os, subprocess, sys\n"
+                "rc = subprocess.call([%(rtapp)r] + sys.argv[1:])\n"
+                "with open(sys.argv[-1]) as f:\n"
+                "    g = json.load(f)['global']\n"
+                "pat = os.path.join(g['logdir'], g['log_basename'])\n"
+                "for log in glob.glob(pat + '-*.log'):\n"
+                "    with open(log) as f:\n"
+                "        lines = f.readlines()\n"
+                "    head = [x for x in lines if x.startswith('#')]\n"
+                "    data = [x for x in lines if not x.startswith('#')]\n"
+                "    with open(log, 'w') as f:\n"
+                "        f.writelines(head + data[:len(data) // 3])\n"
+                "sys.exit(rc)\n",
+}
+
+
+def stray(pattern):
+    """Processes whose command line matches @pattern (pgrep -f)."""
+    return subprocess.run(["pgrep", "-f", pattern], capture_output=True,
+                          text=True).stdout.split()
+
+
+@unittest.skipUnless(IS_ROOT and RTAPP, "needs root and rt-app")
+class TestRtappFaults(unittest.TestCase):
+    LIVE = True
+
+    @classmethod
+    def setUpClass(cls):
+        cls.tmp = tempfile.mkdtemp(prefix="sw-rtapp-")
+        cls.wrapper = {}
+        for name, text in WRAPPERS.items():
+            path = os.path.join(cls.tmp, "rt-app-" + name)
+            with open(path, "w") as f:
+                f.write(text % {"rtapp": RTAPP, "python": sys.executable})
+            os.chmod(path, 0o755)
+            cls.wrapper[name] = path
+
+    @classmethod
+    def tearDownClass(cls):
+        shutil.rmtree(cls.tmp, ignore_errors=True)
+
+    def run_with(self, name):
+        env = dict(CHILD_ENV, RTAPP=self.wrapper[name])
+        with guarded() as before:
+            r = subprocess.run([BINARY, "run", "-n", "1", "-r", RESULTS,
+                                WORKLOAD], capture_output=True, text=True,
+                               env=env, timeout=300)
+            after = machine_state()
+        self.assertEqual(after, before)
+        self.assertEqual(stray(self.wrapper[name]), [])
+        self.assertEqual(stray("sleep 600"), [])
+        self.assertNotEqual(r.returncode, 0, r.stdout)
+        return r
+
+    def assertError(self, r, pattern):
+        self.assertRegex(r.stdout, r"(?m)^not ok 1 %s # error .*%s"
+                         % (WORKLOAD, pattern))
+
+    def test_crash(self):
+        r = self.run_with("crash")
+        self.assertError(r, r"rt-app killed by signal 11 after \d")
+
+    def test_hang(self):
+        # killed at 1.5 times the duration plus 10 s
+        r = self.run_with("hang")
+        self.assertError(r, r"rt-app still running after 1[45] s: killed")
+
+    def test_refuse(self):
+        r = self.run_with("refuse")
+        self.assertError(r, r"rt-app exited with 2 after .*Invalid policy "
+                         r"SCHED_FOO")
+
+    def test_logs_cut(self):
+        r = self.run_with("cut-logs")
+        self.assertError(r, r"rt-app's logs end \d+\.\d+ s before rt-app "
+                         r"did .*a shorter run is not judged")
+
+
+def start_run(*args, env=CHILD_ENV):
+    return subprocess.Popen([BINARY, "run", "-r", RESULTS] + list(args),
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                            text=True, env=env)
+
+
+@unittest.skipUnless(IS_ROOT and RTAPP, "needs root and rt-app")
+class TestSignals(unittest.TestCase):
+    LIVE = True
+
+    def interrupt(self, sig):
+        with guarded() as before:
+            p = start_run("-n", "1", WORKLOAD, "periodic-light")
+            self.assertTrue(wait_for_rtapp())
+            time.sleep(0.5)
+            p.send_signal(sig)
+            out = p.communicate(timeout=120)[0]
+            after = machine_state()
+        self.assertEqual(after, before)
+        self.assertEqual(p.returncode, -sig, out)
+        res = {name: d for _, ok, name, d in ktap_results(out)}
+        self.assertEqual(res, {WORKLOAD: "SKIP interrupted",
+                               "periodic-light": "SKIP interrupted"})
+
+    def test_sigint(self):
+        self.interrupt(signal.SIGINT)
+
+    def test_sigterm(self):
+        self.interrupt(signal.SIGTERM)
+
+    def test_sighup(self):
+        self.interrupt(signal.SIGHUP)
+
+    def test_kselftest_timeout(self):
+        # kselftest's runner wraps each test in timeout(1), SIGTERM
+        with guarded() as before:
+            r = subprocess.run(["timeout", "-s", "TERM", "2", BINARY, "run",
+                                "-n", "1", "-r", RESULTS, WORKLOAD],
+                               capture_output=True, text=True,
+                               env=CHILD_ENV, timeout=120)
+            after = machine_state()
+        self.assertEqual(after, before)
+        self.assertEqual(r.returncode, 124, r.stdout)
+        self.assertIn("ok 1 %s # SKIP interrupted" % WORKLOAD, r.stdout)
+
+
+@unittest.skipUnless(IS_ROOT and RTAPP, "needs root and rt-app")
+class TestTraceOverflow(unittest.TestCase):
+    LIVE = True
+
+    def test_lost_events_are_errors(self):
+        # 8 KB a CPU cannot hold three seconds of ping-pong
+        with guarded() as before:
+            r = subprocess.run([BINARY, "run", "-n", "1", "-b", "8", "-r",
+                                RESULTS, "condvar-pingpong"],
+                               capture_output=True, text=True,
+                               env=CHILD_ENV, timeout=300)
+            after = machine_state()
+        self.assertEqual(after, before)
+        lost = re.search(r"trace .*, (\d+) lost", r.stdout)
+        self.assertTrue(lost and int(lost.group(1)) > 0, r.stdout)
+        # each check's result follows its diagnostic line
+        lines = r.stdout.splitlines()
+        pairs = [(lines[i].strip(), lines[i + 1].strip())
+                 for i in range(len(lines) - 1)
+                 if lines[i].startswith("  # ")]
+        lost = [res for diag, res in pairs if "the trace lost" in diag]
+        self.assertTrue(lost, r.stdout)
+        for res in lost:
+            self.assertTrue(res.startswith("not ok "), res)
+        # rt-app's own checks do not depend on the trace: still judged
+        judged = [res for diag, res in pairs if diag.startswith("# ok ") or
+                  diag.startswith("# FAIL ")]
+        self.assertTrue(judged, r.stdout)
+        self.assertNotEqual(r.returncode, 0)
+
+
+@unittest.skipUnless(IS_ROOT and RTAPP, "needs root and rt-app")
+class TestTwoBatteries(unittest.TestCase):
+    LIVE = True
+
+    @staticmethod
+    def rtapp_parents():
+        parents = set()
+        for pid in subprocess.run(["pgrep", "-x", "rt-app"],
+                                  capture_output=True,
+                                  text=True).stdout.split():
+            try:
+                with open("/proc/%s/status" % pid) as f:
+                    for line in f:
+                        if line.startswith("PPid:"):
+                            parents.add(line.split()[1])
+            except OSError:
+                pass
+        return parents
+
+    def test_second_waits(self):
+        with tempfile.TemporaryDirectory() as tmp, live_lock():
+            before = machine_state()
+            # their own lock file: the runs take it, as two labs' would
+            env = dict(CHILD_ENV,
+                       SCHED_WORKLOADS_LOCK=os.path.join(tmp, "lock"))
+            a = start_run("-n", "1", WORKLOAD, env=env)
+            self.assertTrue(wait_for_rtapp())
+            b = start_run("-n", "1", WORKLOAD, env=env)
+            c = start_run("-n", "1", WORKLOAD, env=env)
+            most = 0
+            deadline = time.time() + 2
+            while a.poll() is None or b.poll() is None:
+                most = max(most, len(self.rtapp_parents()))
+                if c.poll() is None and time.time() > deadline:
+                    c.send_signal(signal.SIGTERM)
+                time.sleep(0.02)
+            out = {k: p.communicate(timeout=120)[0]
+                   for k, p in (("a", a), ("b", b), ("c", c))}
+            after = machine_state()
+        self.assertEqual(after, before)
+        self.assertEqual(most, 1)
+        waiting = "# waiting for another sched-workloads run (%s)" % \
+            env["SCHED_WORKLOADS_LOCK"]
+        self.assertNotIn(waiting, out["a"])
+        self.assertIn(waiting, out["b"])
+        self.assertIn(waiting, out["c"])
+        self.assertIn("ok 1 %s # SKIP interrupted while waiting for the lock"
+                      % WORKLOAD, out["c"])
+        self.assertEqual(c.returncode, -signal.SIGTERM)
+        for k in ("a", "b"):
+            self.assertRegex(out[k], r"(?m)^(not )?ok 1 %s( # (?!error)|$)"
+                             % WORKLOAD)
+
+
+if __name__ == "__main__":
+    unittest.main()
