@@ -14,7 +14,9 @@ time, besides the runner's machine-state check after each class:
    lost events, rt-app's own checks are still judged;
  - two batteries: the second waits for the first, saying so; rt-app of
    both never runs at the same time; one interrupted while waiting skips
-   saying why.
+   saying why;
+ - another tracer's instance, recording beside a run, keeps its events,
+   its settings and what it recorded.
 """
 import os
 import re
@@ -250,6 +252,56 @@ class TestTwoBatteries(unittest.TestCase):
         for k in ("a", "b"):
             self.assertRegex(out[k], r"(?m)^(not )?ok 1 %s( # (?!error)|$)"
                              % WORKLOAD)
+
+
+@unittest.skipUnless(IS_ROOT and RTAPP, "needs root and rt-app")
+class TestOtherTracer(unittest.TestCase):
+    LIVE = True
+    INSTANCE = "/sys/kernel/tracing/instances/sw-test-other-tracer"
+    FILES = ("tracing_on", "events/sched/sched_switch/enable",
+             "events/sched/sched_waking/enable", "buffer_size_kb",
+             "trace_clock")
+
+    def settings(self):
+        return {f: read_file(os.path.join(self.INSTANCE, f))
+                for f in self.FILES}
+
+    def test_instance_untouched(self):
+        with guarded() as before:
+            os.mkdir(self.INSTANCE)
+            try:
+                write_file(os.path.join(self.INSTANCE, "buffer_size_kb"),
+                           "4096")
+                write_file(os.path.join(
+                    self.INSTANCE, "events/sched/sched_switch/enable"), "1")
+                write_file(os.path.join(self.INSTANCE, "tracing_on"), "1")
+                set_before = self.settings()
+                r = subprocess.run([BINARY, "run", "-n", "1", "-r", RESULTS,
+                                    WORKLOAD], capture_output=True,
+                                   text=True, env=CHILD_ENV, timeout=300)
+                set_after = self.settings()
+                write_file(os.path.join(self.INSTANCE, "tracing_on"), "0")
+                # what it recorded during the run is still there: rt-app's
+                # threads switching
+                with open(os.path.join(self.INSTANCE, "trace")) as f:
+                    recorded = f.read()
+            finally:
+                os.rmdir(self.INSTANCE)
+            after = machine_state()
+        self.assertEqual(after, before)
+        self.assertEqual(set_after, set_before)
+        self.assertNotIn("# error", r.stdout)
+        self.assertIn("next_comm=tick1ms", recorded)
+
+
+def read_file(path):
+    with open(path) as f:
+        return f.read().strip()
+
+
+def write_file(path, text):
+    with open(path, "w") as f:
+        f.write(text)
 
 
 if __name__ == "__main__":
