@@ -63,17 +63,23 @@ void json_line_col(const char *text, size_t off, int *line, int *col)
 	}
 }
 
-static int jc_error(const char *path, const char *text, size_t off,
-		    struct sw_err *err, const char *what, const char *key,
-		    int keylen)
+/* One problem: listed on @list, or, without one, the error. */
+static void jc_problem(const char *path, const char *text, size_t off,
+		       FILE *list, struct sw_err *err, const char *what,
+		       const char *key, int keylen)
 {
+	const char *tail = key ?
+		"\" (json-c would keep this one and drop the first silently)" :
+		"";
 	int line, col;
 
 	json_line_col(text, off, &line, &col);
-	return sw_err_set(err, SW_EXIT_BAD_WORKLOAD, "%s:%d:%d: %s%.*s%s",
-			  path, line, col, what, keylen, key ? key : "",
-			  key ? "\" (json-c would keep this one and drop the first silently)" :
-				"");
+	if (list)
+		fprintf(list, "sched-workloads: %s:%d:%d: %s%.*s%s\n", path, line,
+			col, what, keylen, key ? key : "", tail);
+	else
+		sw_err_set(err, SW_EXIT_BAD_WORKLOAD, "%s:%d:%d: %s%.*s%s",
+			   path, line, col, what, keylen, key ? key : "", tail);
 }
 
 /* The end of the string opening at @i (the index of its closing quote). */
@@ -104,15 +110,15 @@ static size_t skip_comment(const char *text, size_t len, size_t i)
 }
 
 int json_check_text(const char *path, const char *text, size_t len,
-		    struct sw_err *err)
+		    FILE *list, struct sw_err *err)
 {
 	struct jc_frame stack[JC_MAX_DEPTH];
 	struct jc_span *spans = NULL, *grown;
 	size_t nspans = 0, cap = 0, i = 0, j, k, comma = 0;
-	int depth = 0, rc = 0;
+	int depth = 0, rc = 0, found = 0;
 	char last = 0;		/* the last character that is not blank */
 
-	while (i < len && !rc) {
+	while (i < len && !rc && (list || !found)) {
 		char c = text[i];
 
 		j = skip_comment(text, len, i);
@@ -135,10 +141,10 @@ int json_check_text(const char *path, const char *text, size_t len,
 						    text + i + 1, j - i - 1))
 						break;
 				if (k < nspans) {
-					rc = jc_error(path, text, i, err,
-						      "key repeated in its object: \"",
-						      text + i + 1, j - i - 1);
-					break;
+					jc_problem(path, text, i, list, err,
+						   "key repeated in its object: \"",
+						   text + i + 1, j - i - 1);
+					found++;
 				}
 				if (nspans == cap) {
 					cap = cap ? 2 * cap : 64;
@@ -160,8 +166,9 @@ int json_check_text(const char *path, const char *text, size_t len,
 		}
 		if (c == '{' || c == '[') {
 			if (depth == JC_MAX_DEPTH) {
-				rc = jc_error(path, text, i, err,
-					      "nested too deep", NULL, 0);
+				jc_problem(path, text, i, NULL, err,
+					   "nested too deep", NULL, 0);
+				rc = -1;
 				break;
 			}
 			stack[depth].is_object = c == '{';
@@ -170,10 +177,10 @@ int json_check_text(const char *path, const char *text, size_t len,
 			depth++;
 		} else if (c == '}' || c == ']') {
 			if (last == ',') {
-				rc = jc_error(path, text, comma, err,
-					      "comma before a closing bracket (not JSON)",
-					      NULL, 0);
-				break;
+				jc_problem(path, text, comma, list, err,
+					   "comma before a closing bracket (not JSON)",
+					   NULL, 0);
+				found++;
 			}
 			if (depth) {
 				depth--;
@@ -188,5 +195,9 @@ int json_check_text(const char *path, const char *text, size_t len,
 		i++;
 	}
 	free(spans);
-	return rc;
+	if (!rc && found && list)
+		sw_err_set(err, SW_EXIT_BAD_WORKLOAD,
+			   "%s: %d place%s json-c would read other than written (listed above)",
+			   path, found, found == 1 ? "" : "s");
+	return rc ? rc : found;
 }

@@ -11,15 +11,18 @@
 #define SW_JSON_CHECK_H
 
 #include <stddef.h>
+#include <stdio.h>
 #include "util.h"
 
 /*
  * Scans @text (@len bytes, already parsed by json-c: comments allowed)
- * for the above. Returns 0, or -1 with @err (SW_EXIT_BAD_WORKLOAD) naming
- * @path, the line and column, and the key.
+ * for the above. Returns 0, or the number of problems: each is a line on
+ * @list (naming @path, the line and column, and the key) when @list is
+ * not NULL, and @err (SW_EXIT_BAD_WORKLOAD) holds the first or the count.
+ * -1: the text cannot be scanned (@err says why).
  */
 int json_check_text(const char *path, const char *text, size_t len,
-		    struct sw_err *err);
+		    FILE *list, struct sw_err *err);
 /* The 1-based line and column of byte @off of @text. */
 void json_line_col(const char *text, size_t off, int *line, int *col);
 

@@ -13,7 +13,8 @@
 #include "workload.h"
 
 static struct json_object *parse_json_text(const char *path, const char *text,
-					   size_t len, struct sw_err *err)
+					   size_t len, FILE *list, int *problems,
+					   struct sw_err *err)
 {
 	struct json_tokener *tok = json_tokener_new();
 	struct json_object *obj;
@@ -47,19 +48,42 @@ static struct json_object *parse_json_text(const char *path, const char *text,
 	}
 out:
 	json_tokener_free(tok);
-	if (obj && json_check_text(path, text, len, err)) {
-		json_object_put(obj);
-		obj = NULL;
+	if (obj) {
+		int n = json_check_text(path, text, len, list, err);
+
+		if (n < 0 || (n && !list)) {
+			json_object_put(obj);
+			return NULL;
+		}
+		*problems += n;
 	}
 	return obj;
+}
+
+struct json_object *workload_read_json(const char *path, FILE *list,
+				       int *problems, struct sw_err *err)
+{
+	struct json_object *root;
+	size_t len;
+	char *text;
+
+	text = read_text_file(path, &len);
+	if (!text) {
+		sw_err_set(err, SW_EXIT_BAD_WORKLOAD, "%s: cannot read: %s",
+			   path, strerror(errno));
+		return NULL;
+	}
+	root = parse_json_text(path, text, len, list, problems, err);
+	free(text);
+	return root;
 }
 
 int workload_load(const char *path, struct workload *w, struct sw_err *err)
 {
 	const char *base = strrchr(path, '/');
 	struct json_object *desc, *tasks;
-	size_t len, n;
-	char *text;
+	int problems = 0;
+	size_t n;
 
 	memset(w, 0, sizeof(*w));
 	snprintf(w->path, sizeof(w->path), "%s", path);
@@ -76,12 +100,7 @@ int workload_load(const char *path, struct workload *w, struct sw_err *err)
 				  "%s: a workload name (the file's) carries no blank, control character or '#': it starts every KTAP result name",
 				  path);
 
-	text = read_text_file(path, &len);
-	if (!text)
-		return sw_err_set(err, SW_EXIT_BAD_WORKLOAD, "%s: cannot read: %s",
-				  path, strerror(errno));
-	w->root = parse_json_text(path, text, len, err);
-	free(text);
+	w->root = workload_read_json(path, NULL, &problems, err);
 	if (!w->root)
 		return -1;
 	if (!json_object_is_type(w->root, json_type_object))

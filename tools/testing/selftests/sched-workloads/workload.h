@@ -6,6 +6,7 @@
 #define SW_WORKLOAD_H
 
 #include <limits.h>
+#include <stdio.h>
 #include <json-c/json.h>
 #include "util.h"
 
@@ -19,6 +20,14 @@ struct workload {
 	struct json_object *block;	/* root["sched-workloads"] */
 };
 
+/*
+ * Reads and parses @path: json-c's syntax, then what json-c would read
+ * other than written (json_check.h). Those are errors; with @list, they
+ * are listed there and counted in *@problems instead, and the object is
+ * returned. Errors name the file, line and column.
+ */
+struct json_object *workload_read_json(const char *path, FILE *list,
+				       int *problems, struct sw_err *err);
 /* Parses @path; errors name the file, line and column or the key. */
 int workload_load(const char *path, struct workload *w, struct sw_err *err);
 void workload_free(struct workload *w);

@@ -6,6 +6,7 @@
  * in order.
  */
 #include <math.h>
+#include <stdio.h>
 
 #include "fuzz_common.h"
 #include "../entity.h"
@@ -41,18 +42,33 @@ static void check_accepted(const struct workload *w,
 	}
 }
 
-int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+/* One way of checking: a run's (@list NULL) or check's (every problem). */
+static int check_one(const char *path, FILE *list)
 {
-	const char *path = fuzz_file("fuzz.json", data, size);
 	struct sw_err err = { 0 };
 	struct verdict_block vb;
 	struct workload w;
+	int ok;
 
-	if (!workload_check(path, &w, &vb, NULL, &err))
+	ok = !workload_check(path, &w, &vb, list, &err);
+	if (ok)
 		check_accepted(&w, &vb);
 	else if (!err.msg[0] || !err.code)
 		fuzz_fail("refused with no message or exit code");
 	verdict_block_free(&vb);
 	workload_free(&w);
+	return ok;
+}
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+	const char *path = fuzz_file("fuzz.json", data, size);
+	static FILE *devnull;
+
+	if (!devnull)
+		devnull = fopen("/dev/null", "w");
+	/* listing every problem must not let through what a run refuses */
+	if (check_one(path, devnull) && !check_one(path, NULL))
+		fuzz_fail("check accepts what a run refuses");
 	return 0;
 }

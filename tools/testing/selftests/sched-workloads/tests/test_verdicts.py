@@ -102,7 +102,7 @@ class TestMalformedWorkloads(unittest.TestCase):
         "cpu-on-task-metric.json": "checks[0].cpu:",
         "no-checks.json": "checks: missing or empty",
         "bad-scale.json": "scale.tasks.t.instance: expected",
-        "no-block.json": '"sched-workloads": missing',
+        "no-block.json": 'no "sched-workloads" block: an rt-app file',
         "no-description.json": "description\": missing",
         "not-object.json": "top level is not a JSON object",
         "bad-priority.json": "tasks.t.priority: 120 outside 1..99",
@@ -161,9 +161,61 @@ class TestMalformedWorkloads(unittest.TestCase):
         }
         for key, why in named.items():
             self.assertIn('%s: "%s": %s' % (path, key, why), r.stderr)
-        self.assertIn("%s: %d keys rt-app 1.0 would ignore or misread"
-                      % (path, len(named)), r.stderr)
+        self.assertIn("%s: %d problems listed above" % (path, len(named)),
+                      r.stderr)
         self.assertEqual(len(r.stderr.splitlines()), len(named) + 1)
+
+    def test_plain_rtapp_file(self):
+        # No block: still read through, every problem named with its
+        # line and column or JSON path, then refused as no workload.
+        path = fixture("workloads", "plain-rtapp.json")
+        r = sw("check", path)
+        self.assertEqual(r.returncode, EXIT_BAD_WORKLOAD, r.stderr)
+        self.assertEqual(r.stderr.splitlines(), [
+            'sched-workloads: %s:13:4: key repeated in its object: "run" '
+            '(json-c would keep this one and drop the first silently)' % path,
+            "sched-workloads: %s:14:15: comma before a closing bracket "
+            "(not JSON)" % path,
+            "sched-workloads: %s:14:18: comma before a closing bracket "
+            "(not JSON)" % path,
+            'sched-workloads: %s: "global.frag": not a key of global in '
+            "rt-app 1.0, which would ignore it" % path,
+            'sched-workloads: %s: no "sched-workloads" block: an rt-app '
+            "file, not a workload of the battery; 4 problems listed above"
+            % path])
+
+    def test_rtapp_examples(self):
+        # rt-app's own examples, as Debian's rt-app package ships them:
+        # what rt-app 1.0 would not read as written, named every time.
+        d = "/usr/share/doc/rt-app/examples"
+        if not os.path.isdir(d):
+            self.skipTest("%s missing (Debian package rt-app)" % d)
+        expect = {
+            "mp3-short.json": ['mp3-short.json:24:4: key repeated in its '
+                               'object: "run"',
+                               'mp3-short.json: "global.frag": not a key'],
+            "tutorial/example8.json": [
+                '"tasks.thread0.phases.phase1.cpus": neither an event',
+                '"tasks.thread0.phases.phase2.cpus": neither an event'],
+            "merge/thread0.json": [
+                '"tasks.thread0.lock_order": a "lock" event takes a '
+                'string'],
+            "template.json": ["template.json: no \"sched-workloads\" "
+                              "block: an rt-app file, not a workload of "
+                              "the battery; 0 problems listed above"],
+        }
+        for name, lines in expect.items():
+            with self.subTest(name=name):
+                r = sw("check", os.path.join(d, name))
+                self.assertEqual(r.returncode, EXIT_BAD_WORKLOAD, r.stderr)
+                for line in lines:
+                    self.assertIn(line, r.stderr)
+        # and every one of them is refused, none passed silently
+        for path in sorted(glob.glob(os.path.join(d, "**", "*.json"),
+                                     recursive=True)):
+            r = sw("check", path)
+            self.assertEqual(r.returncode, EXIT_BAD_WORKLOAD, path)
+            self.assertIn(path, r.stderr)
 
     def test_workloads_in_the_grammar(self):
         # the battery's own workloads use rt-app 1.0's grammar only
