@@ -7,6 +7,9 @@ refuses the workload, or cuts its logs after a full run. Asserted every
 time, besides the runner's machine-state check after each class:
  - each fault is an error of the workload saying what rt-app did, never
    a verdict, and nothing of rt-app's (nor the wrapper's) is left;
+ - SIGKILL as a repetition's analysis starts: the next run restores the
+   sysctl, and no file of the killed run is half-written (JSON that does
+   not parse, a temporary file left);
  - SIGINT, SIGTERM and SIGHUP mid-run: what was not judged is SKIP
    "interrupted", the tool restores and dies of that signal; kselftest's
    timeout (timeout(1) sending SIGTERM) the same;
@@ -18,6 +21,7 @@ time, besides the runner's machine-state check after each class:
  - another tracer's instance, recording beside a run, keeps its events,
    its settings and what it recorded.
 """
+import json
 import os
 import re
 import shutil
@@ -127,6 +131,40 @@ def start_run(*args, env=CHILD_ENV):
     return subprocess.Popen([BINARY, "run", "-r", RESULTS] + list(args),
                             stdout=subprocess.PIPE, stderr=subprocess.PIPE,
                             text=True, env=env)
+
+
+@unittest.skipUnless(IS_ROOT and RTAPP, "needs root and rt-app")
+class TestSigkillInAnalysis(unittest.TestCase):
+    LIVE = True
+
+    def test_no_half_written_file(self):
+        with guarded() as before:
+            p = start_run("-n", "3", "rr-timeslice")
+            results = None
+            for line in p.stdout:
+                if line.startswith("# results: "):
+                    results = line.split(": ", 1)[1].strip()
+                # printed once the trace is saved: the analysis follows
+                if "rt-app ran" in line:
+                    p.kill()
+                    break
+            p.wait()
+            nxt = subprocess.run([BINARY, "run", "-n", "1", "-r", RESULTS,
+                                  WORKLOAD], capture_output=True, text=True,
+                                 env=CHILD_ENV, timeout=300)
+            after = machine_state()
+        self.assertEqual(after, before)
+        self.assertIn("# restored /proc/sys/kernel/sched_rr_timeslice_ms",
+                      nxt.stdout)
+        self.assertTrue(results and os.path.isdir(results))
+        for d, _, files in os.walk(results):
+            for f in files:
+                self.assertFalse(f.endswith(".tmp"), os.path.join(d, f))
+                if f.endswith(".json"):
+                    with open(os.path.join(d, f)) as fh:
+                        text = fh.read()
+                    if not f.endswith("rr-timeslice.json"):
+                        json.loads(text)    # raises on a half-written file
 
 
 @unittest.skipUnless(IS_ROOT and RTAPP, "needs root and rt-app")
