@@ -53,6 +53,10 @@ class GuardedRun:
                               type(group._tests[0]).__qualname__)
             before = swtest.machine_state() if live else None
             group(result)
+            # each group ran as a whole run: its class is torn down, and
+            # the next group must not tear it down again (unittest keeps
+            # the last class in this attribute across runs)
+            result._previousTestClass = None
             if live:
                 MachineState(name, swtest.state_changes(
                     before, swtest.machine_state()))(result)

@@ -14,6 +14,11 @@ def sample_classes():
     loader does not run them as tests of their own."""
     class Leaves(unittest.TestCase):
         LIVE = True
+        torn_down = 0
+
+        @classmethod
+        def tearDownClass(cls):
+            cls.torn_down += 1
 
         def test_a(self):
             pass
@@ -39,6 +44,8 @@ class TestGuardedRun(unittest.TestCase):
         # once before and once after the live class, not per test, and
         # never around a unit class
         self.assertEqual(state.call_count, 2)
+        # its class set-up and tear-down inside, and only once
+        self.assertEqual(Leaves.torn_down, 1)
         return result
 
     def test_unchanged_passes(self):
