@@ -295,7 +295,7 @@ static int run_refusal(struct wl *wl, const struct refusal *rf,
 		.calibration = wl->o->calibration,
 	};
 	char dir[PATH_MAX], run_json[PATH_MAX], out[PATH_MAX];
-	struct rtapp_exit ex;
+	struct child_exit ex;
 	double duration;
 
 	po.logdir = dir;

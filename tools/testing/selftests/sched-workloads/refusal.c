@@ -43,7 +43,7 @@ int refusal_parse(struct json_object *block, const char *file,
 }
 
 void refusal_judge(const struct refusal *rf, const char *prefix,
-		   const struct rtapp_exit *ex, const char *outlog,
+		   const struct child_exit *ex, const char *outlog,
 		   struct verdict_result *r)
 {
 	char *text = read_text_file(outlog, NULL);

@@ -25,7 +25,7 @@ int refusal_parse(struct json_object *block, const char *file,
 		  struct refusal *rf, struct sw_err *err);
 /* One result, "<prefix>.rtapp.refused", from how rt-app ended. */
 void refusal_judge(const struct refusal *rf, const char *prefix,
-		   const struct rtapp_exit *ex, const char *outlog,
+		   const struct child_exit *ex, const char *outlog,
 		   struct verdict_result *r);
 
 #endif /* SW_REFUSAL_H */

@@ -66,7 +66,7 @@ static int record(const struct workload *w, const struct repetition_opts *o,
 	char kt[PATH_MAX];
 	struct kthread_list kl = { 0 };
 	struct capture cap = { 0 };
-	struct rtapp_exit ex;
+	struct child_exit ex;
 	double duration;
 	uint64_t t = now_mono_ns();
 

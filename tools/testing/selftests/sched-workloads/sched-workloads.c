@@ -18,6 +18,7 @@
 #include "cmd_compare.h"
 #include "cmd_fingerprint.h"
 #include "cmd_qualify.h"
+#include "cmd_record.h"
 #include "cmd_replay.h"
 #include "metrics.h"
 #include "samples.h"
@@ -56,6 +57,7 @@ static void print_usage(FILE *f)
 		"       sched-workloads canary  (one measurement of the machine, JSON)\n"
 		"       sched-workloads replay [--baseline FILE | -B DIR] RESULTS/WORKLOAD\n"
 		"       sched-workloads qualify [-k K] [--no-record] [options] [WORKLOAD...]\n"
+		"       sched-workloads record [-o DIR] (-- COMMAND... | -p PID | -a -d S)\n"
 		"\n"
 		"  run       run workloads (all of -w DIR by default), print KTAP\n"
 		"  baseline  run workloads and record their baselines for this\n"
@@ -71,6 +73,8 @@ static void print_usage(FILE *f)
 		"  replay    the run protocol again on a workload's recorded rounds\n"
 		"  qualify   record baselines, then K clean batteries against them:\n"
 		"            per check, how often it passed and its least room\n"
+		"  record    trace a command, a process or the system, for a\n"
+		"            reproducer (record --help)\n"
 		"\n"
 		"  -w, --workloads DIR   workload directory (default: next to the binary)\n"
 		"  -r, --results DIR     where result directories go (default ./results)\n"
@@ -191,6 +195,8 @@ int main(int argc, char **argv)
 		return cmd_fingerprint(argc, argv, DEFAULT_CALIBRATION);
 	if (!strcmp(cmd, "canary"))
 		return cmd_canary(argc, argv);
+	if (!strcmp(cmd, "record"))
+		return cmd_record(argc, argv);
 	if (!strcmp(cmd, "replay"))
 		return cmd_replay(argc, argv);
 	if (!strcmp(cmd, "qualify"))

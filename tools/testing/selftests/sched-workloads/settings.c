@@ -557,8 +557,7 @@ static char *cpu_list(const cpu_set_t *set, size_t size, size_t bits)
 	return out;
 }
 
-/* The affinity mask sized to the kernel's CPU count, not to 64 or 1024. */
-static char *affinity_list(void)
+char *settings_affinity_list(pid_t tid)
 {
 	long n = sysconf(_SC_NPROCESSORS_CONF);
 	cpu_set_t *set;
@@ -572,7 +571,7 @@ static char *affinity_list(void)
 		if (!set)
 			return NULL;
 		size = CPU_ALLOC_SIZE(n);
-		if (!sched_getaffinity(0, size, set))
+		if (!sched_getaffinity(tid, size, set))
 			break;
 		CPU_FREE(set);
 		/* EINVAL: the kernel's mask is longer than ours. */
@@ -585,39 +584,37 @@ static char *affinity_list(void)
 	return list;
 }
 
-/* "SCHED_OTHER", "SCHED_FIFO:50", with "|SCHED_RESET_ON_FORK" if set. */
-static void add_policy(struct json_object *o)
+int settings_policy_name(pid_t tid, char *buf, size_t size)
 {
 	static const char *const names[] = {
 		[SCHED_OTHER] = "SCHED_OTHER", [SCHED_FIFO] = "SCHED_FIFO",
 		[SCHED_RR] = "SCHED_RR", [SCHED_BATCH] = "SCHED_BATCH",
 		[SCHED_IDLE] = "SCHED_IDLE", [SCHED_DEADLINE] = "SCHED_DEADLINE",
 	};
-	int policy = sched_getscheduler(0), reset, len;
+	int policy = sched_getscheduler(tid), reset, len;
 	struct sched_param sp;
-	char buf[64];
 
 	if (policy < 0)
-		return;
+		return -1;
 	reset = policy & SCHED_RESET_ON_FORK;
 	policy &= ~SCHED_RESET_ON_FORK;
 	if ((size_t)policy < ARRAY_SIZE(names) && names[policy])
-		len = snprintf(buf, sizeof(buf), "%s", names[policy]);
+		len = snprintf(buf, size, "%s", names[policy]);
 	else
-		len = snprintf(buf, sizeof(buf), "policy%d", policy);
+		len = snprintf(buf, size, "policy%d", policy);
 	if ((policy == SCHED_FIFO || policy == SCHED_RR) &&
-	    !sched_getparam(0, &sp))
-		len += snprintf(buf + len, sizeof(buf) - len, ":%d",
+	    !sched_getparam(tid, &sp) && (size_t)len < size)
+		len += snprintf(buf + len, size - len, ":%d",
 				sp.sched_priority);
-	if (reset)
-		snprintf(buf + len, sizeof(buf) - len, "|SCHED_RESET_ON_FORK");
-	add(o, "policy", buf);
+	if (reset && (size_t)len < size)
+		snprintf(buf + len, size - len, "|SCHED_RESET_ON_FORK");
+	return 0;
 }
 
 /* What this process passes on to rt-app across fork and exec. */
 static void read_process(struct json_object *o)
 {
-	char num[32], *list;
+	char num[32], policy[64], *list;
 	int v;
 
 	v = prctl(PR_GET_TIMERSLACK, 0, 0, 0, 0);
@@ -631,11 +628,12 @@ static void read_process(struct json_object *o)
 		snprintf(num, sizeof(num), "%d", v);
 		add(o, "nice", num);
 	}
-	list = affinity_list();
+	list = settings_affinity_list(0);
 	if (list)
 		add(o, "affinity", list);
 	free(list);
-	add_policy(o);
+	if (!settings_policy_name(0, policy, sizeof(policy)))
+		add(o, "policy", policy);
 }
 
 static int by_string(const void *a, const void *b)

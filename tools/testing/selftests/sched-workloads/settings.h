@@ -9,6 +9,7 @@
 #ifndef SW_SETTINGS_H
 #define SW_SETTINGS_H
 
+#include <sys/types.h>
 #include <json-c/json.h>
 #include "util.h"
 
@@ -37,5 +38,16 @@ size_t settings_diff(struct json_object *base, struct json_object *cur,
  */
 int settings_of(struct json_object *doc, const char *file,
 		struct json_object **out, struct sw_err *err);
+
+/*
+ * Task @tid's affinity as a CPU list ("0-3,6"), its mask sized to the
+ * kernel's CPU count; NULL when it cannot be read. To be freed.
+ */
+char *settings_affinity_list(pid_t tid);
+/*
+ * Its policy: "SCHED_OTHER", "SCHED_FIFO:50", with "|SCHED_RESET_ON_FORK"
+ * if set. 0, or -1 when the task is gone.
+ */
+int settings_policy_name(pid_t tid, char *buf, size_t size);
 
 #endif /* SW_SETTINGS_H */
