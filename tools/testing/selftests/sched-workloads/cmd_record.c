@@ -308,7 +308,7 @@ static int write_record(const struct record_opts *o, const struct recording *r,
 	return 0;
 }
 
-static int record(const struct record_opts *o, struct sw_err *err)
+static int record_trace(const struct record_opts *o, struct sw_err *err)
 {
 	struct recording r = { .root = o->pid };
 	struct capture cap = { 0 };
@@ -457,7 +457,7 @@ int cmd_record(int argc, char **argv)
 	if (cleanup_interrupted()) {
 		fprintf(stderr, "sched-workloads: record: interrupted while waiting for the lock\n");
 		rc = SW_EXIT_SKIP;
-	} else if (record(&o, &err)) {
+	} else if (record_trace(&o, &err)) {
 		fprintf(stderr, "sched-workloads: record: %s\n", err.msg);
 		rc = err.code;
 	} else {
