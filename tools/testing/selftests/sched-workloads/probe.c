@@ -51,12 +51,28 @@ struct policy_probe {
 	int dry;		/* check the attributes, ask no kernel */
 };
 
-static long get_int(struct json_object *t, const char *key, long def)
+/*
+ * rt-app 1.0 reads these with json_object_get_int(): an int, saturated
+ * beyond. A value it would not read as written is refused, as is a
+ * deadline parameter (in us) whose ns overflow (found by fuzz_workload).
+ */
+static int get_int(struct policy_probe *p, const char *task,
+		   struct json_object *t, const char *key, long def,
+		   long *out)
 {
 	struct json_object *v;
+	int64_t x;
 
-	return json_object_object_get_ex(t, key, &v) ? json_object_get_int64(v) :
-	       def;
+	*out = def;
+	if (!json_object_object_get_ex(t, key, &v))
+		return 0;
+	x = json_object_get_int64(v);
+	if (x < INT32_MIN || x > INT32_MAX)
+		return sw_err_set(p->err, SW_EXIT_BAD_WORKLOAD,
+				  "%s: tasks.%s.%s: %lld is beyond an int (what rt-app 1.0 reads)",
+				  p->w->path, task, key, (long long)x);
+	*out = x;
+	return 0;
 }
 
 static int attr_from_task(struct policy_probe *p, const char *task,
@@ -64,6 +80,7 @@ static int attr_from_task(struct policy_probe *p, const char *task,
 			  const char **name)
 {
 	struct json_object *v;
+	long x, y, z;
 
 	*name = p->default_policy;
 	if (json_object_object_get_ex(t, "policy", &v))
@@ -72,7 +89,9 @@ static int attr_from_task(struct policy_probe *p, const char *task,
 	a->size = sizeof(*a);
 	if (!strcmp(*name, "SCHED_OTHER")) {
 		a->sched_policy = SCHED_OTHER;
-		a->sched_nice = get_int(t, "priority", 0);
+		if (get_int(p, task, t, "priority", 0, &x))
+			return -1;
+		a->sched_nice = x;
 		if (a->sched_nice < -20 || a->sched_nice > 19)
 			return sw_err_set(p->err, SW_EXIT_BAD_WORKLOAD,
 					  "%s: tasks.%s.priority: nice %d outside -20..19",
@@ -81,16 +100,26 @@ static int attr_from_task(struct policy_probe *p, const char *task,
 		a->sched_policy = SCHED_IDLE;
 	} else if (!strcmp(*name, "SCHED_FIFO") || !strcmp(*name, "SCHED_RR")) {
 		a->sched_policy = (*name)[6] == 'F' ? SCHED_FIFO : SCHED_RR;
-		a->sched_priority = get_int(t, "priority", 10);
-		if (a->sched_priority < 1 || a->sched_priority > 99)
+		if (get_int(p, task, t, "priority", 10, &x))
+			return -1;
+		if (x < 1 || x > 99)
 			return sw_err_set(p->err, SW_EXIT_BAD_WORKLOAD,
-					  "%s: tasks.%s.priority: %u outside 1..99 for %s",
-					  p->w->path, task, a->sched_priority, *name);
+					  "%s: tasks.%s.priority: %ld outside 1..99 for %s",
+					  p->w->path, task, x, *name);
+		a->sched_priority = x;
 	} else if (!strcmp(*name, "SCHED_DEADLINE")) {
 		a->sched_policy = SCHED_DEADLINE;
-		a->sched_runtime = get_int(t, "dl-runtime", 0) * 1000;
-		a->sched_period = get_int(t, "dl-period", 0) * 1000;
-		a->sched_deadline = get_int(t, "dl-deadline", 0) * 1000;
+		if (get_int(p, task, t, "dl-runtime", 0, &x) ||
+		    get_int(p, task, t, "dl-period", 0, &y) ||
+		    get_int(p, task, t, "dl-deadline", 0, &z))
+			return -1;
+		if (x < 0 || y < 0 || z < 0)
+			return sw_err_set(p->err, SW_EXIT_BAD_WORKLOAD,
+					  "%s: tasks.%s: a negative SCHED_DEADLINE parameter",
+					  p->w->path, task);
+		a->sched_runtime = (uint64_t)x * 1000;
+		a->sched_period = (uint64_t)y * 1000;
+		a->sched_deadline = (uint64_t)z * 1000;
 		if (!a->sched_deadline)
 			return sw_err_set(p->err, SW_EXIT_BAD_WORKLOAD,
 					  "%s: tasks.%s: SCHED_DEADLINE needs dl-deadline (rt-app 1.0 does not default it)",
