@@ -16,6 +16,16 @@
 #include "stats.h"
 #include "util.h"
 
+/*
+ * The rt-app events a task needs for a metric of it to have a value: a
+ * check naming it for a task without them could never be judged.
+ */
+enum metric_needs {
+	NEEDS_TIMER = 1,	/* a "timer": slack, wu_lat, missed periods */
+	NEEDS_RUN = 2,		/* "run" or "runtime": run inflation, rate */
+	NEEDS_LOCK = 4,		/* "lock": priority inheritance */
+};
+
 /* What a metric is measured on; this also fixes what a selector names. */
 enum metric_source {
 	SRC_RTAPP_TASK,		/* one rt-app thread, from its log */
@@ -54,6 +64,7 @@ struct metric_def {
 	const char *series;
 	enum metric_tail tail;
 	double q;
+	unsigned int needs;	/* NEEDS_*, for a task's metric */
 };
 
 /*

@@ -12,6 +12,7 @@
 #include <stdarg.h>
 #include <string.h>
 
+#include "metrics.h"
 #include "rtapp_grammar.h"
 #include "workload.h"
 
@@ -294,6 +295,46 @@ static void check_resources(struct grammar *g, struct json_object *res)
 		check_object(g, path, r, resource_keys,
 			     ARRAY_SIZE(resource_keys), "a resource");
 	}
+}
+
+static unsigned int events_of(struct json_object *o)
+{
+	unsigned int have = 0;
+
+	json_object_object_foreach(o, key, v) {
+		const struct key_rule *kind = event_kind(key);
+
+		(void)v;
+		if (!kind)
+			continue;
+		if (!strcmp(kind->name, "timer"))
+			have |= NEEDS_TIMER;
+		else if (!strcmp(kind->name, "run") ||
+			 !strcmp(kind->name, "runtime"))
+			have |= NEEDS_RUN;
+		else if (!strcmp(kind->name, "lock"))
+			have |= NEEDS_LOCK;
+	}
+	return have;
+}
+
+unsigned int rtapp_task_events(struct json_object *task)
+{
+	struct json_object *phases;
+	unsigned int have;
+
+	if (!json_object_is_type(task, json_type_object))
+		return 0;
+	have = events_of(task);
+	if (json_object_object_get_ex(task, "phases", &phases) &&
+	    json_object_is_type(phases, json_type_object)) {
+		json_object_object_foreach(phases, name, p) {
+			(void)name;
+			if (json_object_is_type(p, json_type_object))
+				have |= events_of(p);
+		}
+	}
+	return have;
 }
 
 int rtapp_grammar_check(struct json_object *root, const char *file,

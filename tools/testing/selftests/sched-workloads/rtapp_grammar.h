@@ -23,4 +23,10 @@
 int rtapp_grammar_check(struct json_object *root, const char *file,
 			FILE *list, struct sw_err *err);
 
+/*
+ * The NEEDS_* (metrics.h) a task of the workload meets: the kinds of
+ * event it has, directly or in a phase.
+ */
+unsigned int rtapp_task_events(struct json_object *task);
+
 #endif /* SW_RTAPP_GRAMMAR_H */

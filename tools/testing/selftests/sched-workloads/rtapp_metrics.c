@@ -78,25 +78,29 @@ static double rtapp_missed(const void *entity, const struct metric_def *def)
 	return (double)t->s[RS_SLACK].neg;
 }
 
-#define ROW(n, u, fn, a, h) { .name = n, .unit = u, \
-	.source = SRC_RTAPP_TASK, .extract = fn, .arg = a, .help = h }
+/* Slack, wu_lat and period jitter come from timers, the rest from runs. */
+#define NEEDS_OF(ser) ((ser) == RS_RUN_INFLATION || (ser) == RS_RATE ? \
+		       NEEDS_RUN : NEEDS_TIMER)
+#define ROW(n, u, fn, a, h, nd) { .name = n, .unit = u, \
+	.source = SRC_RTAPP_TASK, .extract = fn, .arg = a, .help = h, \
+	.needs = nd }
 #define S(n, u, ser, stat, h) \
-	ROW(n, u, rtapp_series_metric, SERIES_ARG(ser, stat), h)
+	ROW(n, u, rtapp_series_metric, SERIES_ARG(ser, stat), h, NEEDS_OF(ser))
 /* A tail of series @sname: compared on pooled events (change.h). */
 #define T(n, u, ser, stat, h, sname, side, quantile) { .name = n, \
 	.unit = u, .source = SRC_RTAPP_TASK, .extract = rtapp_series_metric, \
 	.arg = SERIES_ARG(ser, stat), .help = h, .series = sname, \
-	.tail = side, .q = quantile }
+	.tail = side, .q = quantile, .needs = NEEDS_OF(ser) }
 
 const struct metric_def rtapp_metric_defs[] = {
 	ROW("passes", "count", rtapp_passes, 0,
-	    "passes through the task's event list that rt-app logged"),
+	    "passes through the task's event list that rt-app logged", 0),
 	ROW("startup.passes", "count", rtapp_startup, 0,
-	    "the first pass and the passes catching up on its lateness"),
+	    "the first pass and the passes catching up on its lateness", 0),
 	{ .name = "missed_periods", .unit = "count", .source = SRC_RTAPP_TASK,
 	  .extract = rtapp_missed,
 	  .help = "steady-state passes with negative slack (period overrun)",
-	  .series = "slack", .tail = TAIL_NEGATIVE },
+	  .series = "slack", .tail = TAIL_NEGATIVE, .needs = NEEDS_TIMER },
 	T("slack.negative_share", "share", RS_SLACK, STAT_NEG_SHARE,
 	  "share of steady-state timer passes that missed their period",
 	  "slack", TAIL_NEGATIVE, 0),
@@ -143,11 +147,12 @@ const struct metric_def rtapp_metric_defs[] = {
 	S("rate.p10", "loops/us", RS_RATE, STAT_P10,
 	  "10th percentile of perf / run (the passes that got least CPU)"),
 	ROW("step.missed_periods", "count", rtapp_step_missed, 0,
-	    "overruns from the first duty step (c_duration x2) to a pass on time"),
+	    "overruns from the first duty step (c_duration x2) to a pass on time",
+	    NEEDS_TIMER),
 	ROW("first.slack", "us", rtapp_first_metric, RS_SLACK,
-	    "timer slack of the first pass"),
+	    "timer slack of the first pass", NEEDS_TIMER),
 	ROW("first.wu_lat", "us", rtapp_first_metric, RS_WU_LAT,
-	    "wakeup latency of the first pass"),
+	    "wakeup latency of the first pass", NEEDS_TIMER),
 };
 
 const size_t rtapp_metric_count = ARRAY_SIZE(rtapp_metric_defs);

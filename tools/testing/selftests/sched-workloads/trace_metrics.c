@@ -342,6 +342,10 @@ static double sys_val(const void *e, const struct metric_def *d)
 	.source = SRC_TRACE_TASK, .extract = task_lat, .arg = st, .help = h, \
 	.series = "wakeup_lat", .tail = TAIL_HIGH, .q = quantile }
 #define TASK(n, u, a, h) ROW(n, u, SRC_TRACE_TASK, task_val, a, h)
+/* Priority inheritance happens only around rt-app's locks. */
+#define PI_TASK(n, u, a, h) { .name = n, .unit = u, \
+	.source = SRC_TRACE_TASK, .extract = task_val, .arg = a, .help = h, \
+	.needs = NEEDS_LOCK }
 #define CPU(n, u, a, h) ROW(n, u, SRC_TRACE_CPU, cpu_val, a, h)
 #define SYS(n, u, a, h) ROW(n, u, SRC_TRACE_SYSTEM, sys_val, a, h)
 #define NO_CPUFREQ "no power:cpu_frequency events (no cpufreq driver?)"
@@ -375,12 +379,12 @@ const struct metric_def trace_metric_defs[] = {
 	TASK("switches.inferred", "count", T_INFERRED,
 	     "switches in deduced from its events, not recorded"),
 	TASK("migrations", "count", T_MIGR, "sched_migrate_task events"),
-	TASK("pi.boosts", "count", T_PI_BOOSTS,
-	     "priority raised by a PI waiter"),
-	TASK("pi.blocked_count", "count", T_PI_COUNT,
-	     "PI waits: boosting a lock owner until switched in again"),
-	TASK("pi.blocked_total", "us", T_PI_TOTAL, "time in PI waits"),
-	TASK("pi.blocked_max", "us", T_PI_MAX, "longest PI wait"),
+	PI_TASK("pi.boosts", "count", T_PI_BOOSTS,
+		"priority raised by a PI waiter"),
+	PI_TASK("pi.blocked_count", "count", T_PI_COUNT,
+		"PI waits: boosting a lock owner until switched in again"),
+	PI_TASK("pi.blocked_total", "us", T_PI_TOTAL, "time in PI waits"),
+	PI_TASK("pi.blocked_max", "us", T_PI_MAX, "longest PI wait"),
 	TASK("rt.wait_while_lower", "us", T_RT_LOWER,
 	     "RT task runnable while an allowed CPU idles or runs lower prio"),
 	CPU("cpu.busy", "us", C_BUSY, "time running a task"),

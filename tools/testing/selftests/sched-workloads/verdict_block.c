@@ -8,6 +8,7 @@
 
 #include "entity.h"
 #include "expr.h"
+#include "rtapp_grammar.h"
 #include "samples.h"
 #include "verdict.h"
 #include "workload.h"
@@ -362,8 +363,21 @@ int verdict_check_selectors(const struct verdict_block *vb,
 		    ck->def->source != SRC_TRACE_TASK)
 			continue;
 		json_object_object_foreach(tasks, task, tval) {
-			(void)tval;
-			found |= selects(ck->selector, task);
+			unsigned int lack;
+
+			if (!selects(ck->selector, task))
+				continue;
+			found = 1;
+			lack = ck->def->needs & ~rtapp_task_events(tval);
+			if (lack)
+				return sw_err_set(err, SW_EXIT_BAD_WORKLOAD,
+						  "%s: %s.%s[%zu]: %s needs a \"%s\" event, and task \"%s\" has none: the check could never be judged",
+						  file, WORKLOAD_BLOCK_KEY,
+						  baseline ? "baseline" : "checks",
+						  nth[baseline] - 1, ck->def->name,
+						  lack & NEEDS_TIMER ? "timer" :
+						  lack & NEEDS_RUN ? "run" : "lock",
+						  task);
 		}
 		if (!found)
 			return sw_err_set(err, SW_EXIT_BAD_WORKLOAD,

@@ -16,7 +16,7 @@ import tempfile
 import unittest
 
 from swtest import (BINARY, CHILD_ENV, COLLECTION, HERE, ktap_results,
-                    live_lock, load_json)
+                    live_lock, load_json, sw)
 
 IS_ROOT = os.geteuid() == 0
 RESULTS = "/tmp/sched-workloads-live-tests"
@@ -117,6 +117,21 @@ class TestEveryWorkloadHasABreaker(unittest.TestCase):
                     workload, entity, _ = name.split(".", 2)
                     self.assertEqual(workload, spec["workload"])
                     self.assertIn(entity, have, "%s: %s" % (path, name))
+
+    def test_patched_workloads_pass_check(self):
+        """A breaker breaks the kernel's side, never the file: the
+        patched workload passes check, so its run is judged, not
+        refused."""
+        for path in BREAKERS:
+            spec = load_json(path)
+            with self.subTest(workload=spec["workload"]), \
+                    tempfile.TemporaryDirectory() as tmp:
+                broken = os.path.join(tmp, spec["workload"] + ".json")
+                with open(broken, "w") as f:
+                    json.dump(patched(spec["workload"], spec.get("patch")),
+                              f)
+                r = sw("check", broken)
+                self.assertEqual(r.returncode, 0, r.stderr)
 
     def test_coverage(self):
         workloads = {os.path.basename(p)[:-5] for p in

@@ -102,6 +102,8 @@ class TestMalformedWorkloads(unittest.TestCase):
         "cpu-on-task-metric.json": "checks[0].cpu:",
         "no-checks.json": "checks: missing or empty",
         "bad-scale.json": "scale.tasks.t.instance: expected",
+        "task-lacks-timer.json": 'checks[1]: slack.p50 needs a "timer" '
+                                 'event, and task "t" has none',
         "dl-period-overflow.json":
             "tasks.dl.dl-period: 9223372036854775807 is beyond an int",
         "no-block.json": 'no "sched-workloads" block: an rt-app file',
