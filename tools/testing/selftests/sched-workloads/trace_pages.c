@@ -396,6 +396,14 @@ static int parse_buffer(struct trace_pages *p, const char *d, size_t n,
 	    (b->page_size & (b->page_size - 1)) ||
 	    count > CPUBITS_MAX_CPUS || (size_t)(d + n - q) < count * 20ULL)
 		return bad(p, err, "bad BUFFER option", at);
+	/*
+	 * libtracecmd 1.3.1 pages through a buffer by the header's page
+	 * size: a header that says otherwise has it read 200 events of
+	 * 1262 without a word (found by fuzz_trace).
+	 */
+	if (b->page_size != p->file_page_size)
+		return bad(p, err, "the file's page size is not its buffer's",
+			   14);
 	if (pread_all(p, h, sizeof(h), rd(p, d, 8), err))
 		return -1;
 	b->compressed = !!(rd(p, h + 2, 2) & TP_SEC_COMPRESSED);

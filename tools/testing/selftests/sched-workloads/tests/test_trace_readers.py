@@ -182,6 +182,21 @@ class TestTraceReaders(unittest.TestCase):
                                  "%s, %d: %s" % (reader, length, r.stderr))
                 self.assertIn("event runs past its page", r.stderr)
 
+    def test_header_page_size_not_the_buffers(self):
+        # libtracecmd pages through the data by the header's page size:
+        # with another one it read 218 events of 1262 and judged them
+        # (found by fuzz_trace). Both readers refuse the file.
+        bad = os.path.join(self.tmp, "page-size.dat")
+        for size in (8192, 0x711c1000):
+            patch(self.plain["fifo"], bad, 14, struct.pack("<I", size))
+            for reader in ("pages", "libtracecmd"):
+                r = sw("analyze", "--trace", bad, "--all-cpus",
+                       "--reader", reader)
+                self.assertEqual(r.returncode, EXIT_BAD_TRACE,
+                                 "%s, %d: %s" % (reader, size, r.stderr))
+                self.assertIn("the file's page size is not its buffer's",
+                              r.stderr)
+
     def test_bad_chunk_header(self):
         path = self.converted("fifo", "--compression", "zstd")
         cpus, _ = cpu_data(path)
