@@ -194,6 +194,22 @@ class TestSignals(unittest.TestCase):
     def test_sighup(self):
         self.interrupt(signal.SIGHUP)
 
+    def test_sigterm_at_setup(self):
+        # 0.2 s in: the fingerprint and the canary, before any rt-app
+        with guarded() as before:
+            p = start_run("-n", "1", WORKLOAD, "periodic-light")
+            time.sleep(0.2)
+            saw_rtapp = bool(subprocess.run(["pgrep", "-x", "rt-app"],
+                                            capture_output=True).stdout)
+            p.send_signal(signal.SIGTERM)
+            out = p.communicate(timeout=120)[0]
+            after = machine_state()
+        self.assertEqual(after, before)
+        self.assertFalse(saw_rtapp, "rt-app already ran: not at setup")
+        self.assertEqual(p.returncode, -signal.SIGTERM, out)
+        for _, ok, name, d in ktap_results(out):
+            self.assertEqual(d, "SKIP interrupted", out)
+
     def test_kselftest_timeout(self):
         # kselftest's runner wraps each test in timeout(1), SIGTERM
         with guarded() as before:
