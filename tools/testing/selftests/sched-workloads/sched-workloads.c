@@ -25,6 +25,7 @@
 #include "verdict.h"
 #include "workload.h"
 #include "workload_check.h"
+#include "rtapp_grammar.h"
 
 #define DEFAULT_CALIBRATION	10	/* ns per loop; see README */
 #define DEFAULT_BUFFER_KB	32768	/* lost no events under hackbench */
@@ -51,7 +52,7 @@ static void print_usage(FILE *f)
 		"       sched-workloads compare [--force] RESULTS_A RESULTS_B\n"
 		"       sched-workloads list [-w DIR]\n"
 		"       sched-workloads fingerprint [-c NS] [--diff FILE]\n"
-		"       sched-workloads check FILE...\n"
+		"       sched-workloads check [-m] FILE...\n"
 		"       sched-workloads metrics\n"
 		"       sched-workloads analyze --logs DIR [--trace FILE] [--workload FILE]\n"
 		"       sched-workloads canary  (one measurement of the machine, JSON)\n"
@@ -129,7 +130,72 @@ static int cmd_list(const char *dir)
 	return rc;
 }
 
-static int check_one(const char *path)
+/* The metrics of @src a task with events @have may be checked on. */
+struct task_metrics {
+	enum metric_source src;
+	unsigned int have;
+	const char *names[128];
+	size_t n;
+};
+
+static void add_task_metric(const struct metric_def *def, void *arg)
+{
+	struct task_metrics *tm = arg;
+
+	if (def->source == tm->src && !(def->needs & ~tm->have) &&
+	    tm->n < ARRAY_SIZE(tm->names))
+		tm->names[tm->n++] = def->name;
+}
+
+/* The length of "slack" in "slack.p50"; 0 for a name without a dot. */
+static size_t family_len(const char *name)
+{
+	const char *dot = strchr(name, '.');
+
+	return dot ? (size_t)(dot - name) : 0;
+}
+
+/* "passes, slack.{min,p50}, cpu_share": a family's members together. */
+static void print_names(const struct task_metrics *tm)
+{
+	size_t i = 0, k, f;
+
+	while (i < tm->n) {
+		f = family_len(tm->names[i]);
+		for (k = i + 1; f && k < tm->n && family_len(tm->names[k]) == f &&
+		     !strncmp(tm->names[k], tm->names[i], f); k++)
+			;
+		printf("%s", i ? ", " : " ");
+		if (k - i < 2) {
+			printf("%s", tm->names[i++]);
+			continue;
+		}
+		printf("%.*s.{", (int)f, tm->names[i]);
+		for (; i < k; i++)
+			printf("%s%s", tm->names[i] + f + 1, i + 1 < k ? "," : "}");
+	}
+	printf("\n");
+}
+
+static void print_task_metrics(const char *task, struct json_object *t)
+{
+	static const enum metric_source srcs[] = {
+		SRC_RTAPP_TASK, SRC_TRACE_TASK,
+	};
+	struct task_metrics tm = { .have = rtapp_task_events(t) };
+	size_t i;
+
+	printf("  %s:\n", task);
+	for (i = 0; i < ARRAY_SIZE(srcs); i++) {
+		tm.src = srcs[i];
+		tm.n = 0;
+		metric_for_each(add_task_metric, &tm);
+		printf("    %s:", metric_source_name(tm.src));
+		print_names(&tm);
+	}
+}
+
+static int check_one(const char *path, int list_metrics)
 {
 	struct verdict_block vb;
 	struct sw_err err = { 0 };
@@ -141,22 +207,36 @@ static int check_one(const char *path)
 		ret = err.code;
 	} else {
 		printf("%s: %s: %zu checks\n", path, w.name, vb.n);
+		if (list_metrics) {
+			json_object_object_foreach(json_object_object_get(w.root,
+									  "tasks"),
+						   task, t)
+				print_task_metrics(task, t);
+		}
 	}
 	verdict_block_free(&vb);
 	workload_free(&w);
 	return ret;
 }
 
+/* argv[0] is "check". */
 static int cmd_check(int argc, char **argv)
 {
-	int i, rc = 0, r;
+	int i, rc = 0, r, list_metrics = 0;
 
-	if (!argc) {
+	for (i = 1; i < argc && argv[i][0] == '-'; i++) {
+		if (strcmp(argv[i], "-m") && strcmp(argv[i], "--metrics")) {
+			print_usage(stderr);
+			return SW_EXIT_USAGE;
+		}
+		list_metrics = 1;
+	}
+	if (i == argc) {
 		print_usage(stderr);
 		return SW_EXIT_USAGE;
 	}
-	for (i = 0; i < argc; i++) {
-		r = check_one(argv[i]);
+	for (; i < argc; i++) {
+		r = check_one(argv[i], list_metrics);
 		if (r)
 			rc = r;
 	}
@@ -197,6 +277,8 @@ int main(int argc, char **argv)
 		return cmd_canary(argc, argv);
 	if (!strcmp(cmd, "record"))
 		return cmd_record(argc, argv);
+	if (!strcmp(cmd, "check"))
+		return cmd_check(argc, argv);
 	if (!strcmp(cmd, "replay"))
 		return cmd_replay(argc, argv);
 	if (!strcmp(cmd, "qualify"))
@@ -262,8 +344,6 @@ int main(int argc, char **argv)
 	}
 	if (!strcmp(cmd, "list"))
 		return cmd_list(o.workload_dir);
-	if (!strcmp(cmd, "check"))
-		return cmd_check(argc - optind, argv + optind);
 	if (!strcmp(cmd, "metrics")) {
 		metric_for_each(print_metric, NULL);
 		return 0;

@@ -221,6 +221,36 @@ class TestMalformedWorkloads(unittest.TestCase):
             self.assertEqual(r.returncode, EXIT_BAD_WORKLOAD, path)
             self.assertIn(path, r.stderr)
 
+    def test_metrics_per_task(self):
+        # What a check may name for each task follows from its events:
+        # timer metrics need a timer, run metrics a run, pi.* a lock.
+        r = sw("check", "-m", fixture("workloads", "metrics-by-events.json"))
+        self.assertEqual(r.returncode, 0, r.stderr)
+        lines = r.stdout.splitlines()
+        per = {}
+        for i, line in enumerate(lines):
+            if line.startswith("  ") and not line.startswith("    "):
+                per[line.strip().rstrip(":")] = (lines[i + 1], lines[i + 2])
+        self.assertEqual(sorted(per), ["locker", "spinner", "ticker"])
+        rtapp, trace = per["ticker"]
+        for name in ("passes", "missed_periods", "slack.{", "wu_lat.{",
+                     "period_jitter.{", "first.{slack,wu_lat}",
+                     "run_inflation.{", "rate.{p50,p10}"):
+            self.assertIn(name, rtapp)
+        self.assertNotIn("pi.", trace)
+        rtapp, trace = per["spinner"]
+        self.assertEqual(rtapp.split(": ", 1)[1],
+                         "passes, startup.passes, "
+                         "run_inflation.{p50,p90,p99,max,mean}, "
+                         "rate.{p50,p10}")
+        self.assertIn("wakeup_lat.{p50,p90,p99,p999,max,count,unobserved}",
+                      trace)
+        self.assertNotIn("pi.", trace)
+        rtapp, trace = per["locker"]
+        self.assertNotIn("slack", rtapp)
+        self.assertIn("pi.{boosts,blocked_count,blocked_total,blocked_max}",
+                      trace)
+
     def test_workloads_in_the_grammar(self):
         # the battery's own workloads use rt-app 1.0's grammar only
         d = os.path.join(COLLECTION, "workloads")
