@@ -61,6 +61,23 @@ reap_rest:
 	kill(-pid, SIGKILL);
 }
 
+int child_try(int (*fn)(void *arg), void *arg)
+{
+	pid_t pid = fork();
+	int status;
+
+	if (pid < 0)
+		return -1;
+	if (!pid) {
+		prctl(PR_SET_PDEATHSIG, SIGKILL);
+		_exit(fn(arg) & 0xff);
+	}
+	while (waitpid(pid, &status, 0) < 0)
+		if (errno != EINTR)
+			return -1;
+	return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+}
+
 int child_run(const char *path, char *const argv[], const char *outlog,
 	      double timeout_s, child_tick_fn tick, void *arg,
 	      struct child_exit *ex, struct sw_err *err)

@@ -33,4 +33,11 @@ int child_run(const char *path, char *const argv[], const char *outlog,
 	      double timeout_s, child_tick_fn tick, void *arg,
 	      struct child_exit *ex, struct sw_err *err);
 
+/*
+ * Runs @fn in a forked child, for code that may crash on what it is
+ * given (a library parsing a file). Returns what @fn returned (0-255),
+ * or -1 when it crashed, was killed, or could not be run.
+ */
+int child_try(int (*fn)(void *arg), void *arg);
+
 #endif /* SW_CHILD_H */

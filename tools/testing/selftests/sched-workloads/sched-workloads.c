@@ -225,6 +225,10 @@ static int cmd_check(int argc, char **argv)
 	int i, rc = 0, r, list_metrics = 0;
 
 	for (i = 1; i < argc && argv[i][0] == '-'; i++) {
+		if (!strcmp(argv[i], "-h") || !strcmp(argv[i], "--help")) {
+			print_usage(stdout);
+			return SW_EXIT_PASS;
+		}
 		if (strcmp(argv[i], "-m") && strcmp(argv[i], "--metrics")) {
 			print_usage(stderr);
 			return SW_EXIT_USAGE;

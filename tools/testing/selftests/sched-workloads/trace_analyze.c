@@ -18,6 +18,7 @@
 #include <sys/types.h>
 #include <unistd.h>
 
+#include "child.h"
 #include "trace_internal.h"
 #include "trace_pages.h"
 #include "trace_tracecmd.h"
@@ -496,6 +497,35 @@ static void source_close(struct ta_source *src)
 		tracecmd_close(src->top);
 }
 
+static int count_record(struct tracecmd_input *h, struct tep_record *rec,
+			int cpu, void *arg)
+{
+	(void)h;
+	(void)rec;
+	(void)cpu;
+	(*(unsigned long *)arg)++;
+	return 0;
+}
+
+/*
+ * In a child (child_try()): libtracecmd opens the file and reads every
+ * event of it. 0, or 1 when it refuses; a crash is libtracecmd's own.
+ */
+static int try_libtracecmd(void *arg)
+{
+	struct tracecmd_input *h;
+	unsigned long n = 0;
+	int rc;
+
+	tracecmd_set_loglevel(TEP_LOG_NONE);
+	h = tracecmd_open(arg, TRACECMD_FL_LOAD_NO_PLUGINS);
+	if (!h)
+		return 1;
+	rc = tracecmd_iterate_events(h, NULL, 0, count_record, &n) < 0;
+	tracecmd_close(h);
+	return rc;
+}
+
 /*
  * trace_pages.c when it takes the file (a version 7 one), else
  * libtracecmd, checked first where it would read unchecked.
@@ -519,6 +549,15 @@ static int source_open(const char *path, const struct trace_opts *opts,
 	}
 	if (trace_pages_check(path, opts->buffer, err))
 		return -1;
+	/*
+	 * What trace_pages.c cannot check (a version 6 file; the formats
+	 * of systems it does not parse) libtracecmd 1.3.1 may crash on:
+	 * it reads the file in a child first.
+	 */
+	if (child_try(try_libtracecmd, (void *)path) < 0)
+		return sw_err_set(err, SW_EXIT_BAD_TRACE,
+				  "%s: corrupt trace.dat (libtracecmd crashes reading it)",
+				  path);
 	tracecmd_set_loglevel(TEP_LOG_NONE);
 	src->top = tracecmd_open(path, TRACECMD_FL_LOAD_NO_PLUGINS);
 	if (!src->top)

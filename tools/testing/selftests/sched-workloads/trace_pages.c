@@ -19,6 +19,7 @@
 #include <zstd.h>
 #include <traceevent/kbuffer.h>
 
+#include "child.h"
 #include "cpubits.h"
 #include "trace_pages.h"
 
@@ -615,27 +616,79 @@ static int wanted_system(const char *sys)
 	       !strcmp(sys, "power");
 }
 
+static struct tep_handle *new_tep(const struct trace_pages *p)
+{
+	struct tep_handle *tep = tep_alloc();
+
+	if (!tep)
+		return NULL;
+	tep_set_file_bigendian(tep, p->big_endian ? TEP_BIG_ENDIAN :
+						    TEP_LITTLE_ENDIAN);
+	tep_set_local_bigendian(tep, tep_is_bigendian() ? TEP_BIG_ENDIAN :
+							  TEP_LITTLE_ENDIAN);
+	tep_set_long_size(tep, p->user_long_size);
+	tep_set_page_size(tep, p->file_page_size);
+	return tep;
+}
+
+/* The formats section @d: 0, or -1 when its structure is broken. */
+static int parse_formats(const struct trace_pages *p, struct tep_handle *tep,
+			 const char *d, size_t len)
+{
+	uint64_t nsys, nev, size;
+	size_t at = 0;
+
+	if (take_num(p, d, len, &at, 4, &nsys))
+		return -1;
+	while (nsys--) {
+		const char *sys = take_str(d, len, &at);
+
+		if (!sys || take_num(p, d, len, &at, 4, &nev))
+			return -1;
+		while (nev--) {
+			if (take_num(p, d, len, &at, 8, &size) ||
+			    size > len - at)
+				return -1;
+			/* one that does not parse is as good as absent */
+			if (wanted_system(sys))
+				tep_parse_event(tep, d + at, size, sys);
+			at += size;
+		}
+	}
+	return 0;
+}
+
+struct formats_try {
+	const struct trace_pages *p;
+	const char *d;
+	size_t len;
+};
+
+/* In a child (child_try()): 0, 2 for a broken structure; or it crashes. */
+static int try_formats(void *arg)
+{
+	const struct formats_try *f = arg;
+	struct tep_handle *tep = new_tep(f->p);
+
+	return !tep || parse_formats(f->p, tep, f->d, f->len) ? 2 : 0;
+}
+
 /*
  * A tep with the header page and the formats of the wanted systems only:
  * parsing the ~2000 formats a file holds costs libtracecmd 0.1 s.
  */
 static int build_tep(struct trace_pages *p, struct sw_err *err)
 {
+	struct formats_try f = { .p = p };
 	size_t len, at = 0;
-	uint64_t nsys, nev, size;
+	uint64_t size;
 	const char *name;
 	char *d;
-	int id;
+	int id, rc;
 
-	p->tep = tep_alloc();
+	p->tep = new_tep(p);
 	if (!p->tep)
 		return oom(p, err);
-	tep_set_file_bigendian(p->tep, p->big_endian ? TEP_BIG_ENDIAN :
-						       TEP_LITTLE_ENDIAN);
-	tep_set_local_bigendian(p->tep, tep_is_bigendian() ? TEP_BIG_ENDIAN :
-							     TEP_LITTLE_ENDIAN);
-	tep_set_long_size(p->tep, p->user_long_size);
-	tep_set_page_size(p->tep, p->file_page_size);
 	if (!p->header_sec || !p->formats_sec)
 		return bad(p, err, "no header or event formats section",
 			   p->options);
@@ -652,32 +705,26 @@ static int build_tep(struct trace_pages *p, struct sw_err *err)
 	}
 	free(d);
 
-	at = 0;
 	d = read_section(p, p->formats_sec, &id, &len, err);
 	if (!d)
 		return -1;
-	if (take_num(p, d, len, &at, 4, &nsys))
-		goto bad;
-	while (nsys--) {
-		const char *sys = take_str(d, len, &at);
-
-		if (!sys || take_num(p, d, len, &at, 4, &nev))
-			goto bad;
-		while (nev--) {
-			if (take_num(p, d, len, &at, 8, &size) ||
-			    size > len - at)
-				goto bad;
-			/* one that does not parse is as good as absent */
-			if (wanted_system(sys))
-				tep_parse_event(p->tep, d + at, size, sys);
-			at += size;
-		}
-	}
+	/*
+	 * libtraceevent 1.7 dereferences NULL on some malformed formats
+	 * (found by fuzz_trace): they are parsed in a child first, and a
+	 * file whose formats crash it is refused, not the tool.
+	 */
+	f.d = d;
+	f.len = len;
+	rc = child_try(try_formats, &f);
+	if (!rc && parse_formats(p, p->tep, d, len))
+		rc = 2;
 	free(d);
+	if (rc == 2)
+		return bad(p, err, "bad event formats section", p->formats_sec);
+	if (rc)
+		return bad(p, err, "an event format libtraceevent crashes on",
+			   p->formats_sec);
 	return 0;
-bad:
-	free(d);
-	return bad(p, err, "bad event formats section", p->formats_sec);
 }
 
 /* Moves @c to its next event. Returns 1, 0 when it has none left, -1. */

@@ -92,7 +92,8 @@ ANALYSIS_SOURCES = ["tests/checker_opts.c", "trace_analyze.c",
                     "trace_pages.c", "trace_sched.c", "trace_metrics.c",
                     "trace_explain.c", "metrics.c", "rtapp_metrics.c",
                     "canary.c", "stats.c", "entity.c", "kthreads.c",
-                    "samples.c", "events.c", "json_check.c", "util.c"]
+                    "samples.c", "events.c", "json_check.c", "child.c",
+                    "cleanup.c", "util.c"]
 
 
 def unpack_traces(fixtures, tmp):

@@ -7,7 +7,7 @@ import unittest
 from swtest import EXIT_PASS, EXIT_USAGE, sw
 
 COMMANDS = ["run", "baseline", "compare", "list", "fingerprint", "check",
-            "metrics", "analyze", "canary", "replay", "qualify"]
+            "metrics", "analyze", "canary", "replay", "qualify", "record"]
 
 
 class TestHelp(unittest.TestCase):

@@ -197,6 +197,20 @@ class TestTraceReaders(unittest.TestCase):
                 self.assertIn("the file's page size is not its buffer's",
                               r.stderr)
 
+    def test_format_libtraceevent_crashes_on(self):
+        # fuzz_trace's input: a mutated event format on which
+        # libtraceevent 1.7 dereferences NULL. The tool parsed it in
+        # process and died of SIGSEGV; now it is refused, both ways.
+        bad = os.path.join(COLLECTION, "fuzz", "corpus", "fuzz_trace",
+                           "crash-libtraceevent-format.dat")
+        for reader in ("pages", "libtracecmd"):
+            r = sw("analyze", "--trace", bad, "--all-cpus",
+                   "--reader", reader)
+            self.assertEqual(r.returncode, EXIT_BAD_TRACE,
+                             "%s: %s" % (reader, r.stderr))
+            self.assertIn("an event format libtraceevent crashes on",
+                          r.stderr)
+
     def test_bad_chunk_header(self):
         path = self.converted("fifo", "--compression", "zstd")
         cpus, _ = cpu_data(path)
