@@ -61,8 +61,10 @@ class TestFuzzCorpora(unittest.TestCase):
         files = sorted(os.listdir(corpus))
         self.assertTrue(files, "%s is empty" % corpus)
         with tempfile.TemporaryDirectory() as tmp:
+            # a crash's input would be written to the current directory
             r = subprocess.run(
-                [os.path.join(self.out, harness), "-runs=0"] +
+                [os.path.join(self.out, harness), "-runs=0",
+                 "-artifact_prefix=%s/" % tmp] +
                 [os.path.join(corpus, f) for f in files],
                 capture_output=True, text=True, timeout=600,
                 env=dict(os.environ, TMPDIR=tmp, LSAN_OPTIONS=LSAN))
