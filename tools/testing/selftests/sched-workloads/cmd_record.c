@@ -30,7 +30,8 @@
 
 #define RECORD_BUFFER_KB	32768	/* as a run's: lost none under hackbench */
 #define RECORD_POLL_NS		(50 * 1000 * 1000)	/* /proc sampling */
-#define RECORD_MAX_TASKS	4096
+#define RECORD_MAX_TASKS	4096	/* threads of the traced tree */
+#define RECORD_MAX_PROCS	65536	/* processes on the machine */
 
 struct rec_task {
 	int tid, tgid, ppid;
@@ -157,44 +158,51 @@ static void sample_process(struct recording *r, int pid, int ppid)
 }
 
 /*
- * The root and every process descended from it, as /proc shows them now;
- * a parent's children are found by a pass over /proc per generation.
+ * The root and every process descended from it, as /proc shows them now:
+ * one pass over /proc for every process's parent, then the tree found in
+ * that table (a child may be listed before its parent).
  */
 static void sample_tree(struct recording *r)
 {
-	int gen[RECORD_MAX_TASKS], next[RECORD_MAX_TASKS];
-	size_t ng = 1, nn, i, depth;
+	/* a bit per pid up to the kernel's limit (PID_MAX_LIMIT): 512 KB */
+	static uint64_t in[(4 << 20) / 64];
+	static int pid[RECORD_MAX_PROCS], ppid[RECORD_MAX_PROCS];
+	size_t n = 0, i;
 	struct dirent *de;
+	int grown = 1;
 	DIR *d;
 
-	if (!r->root)
+	if (r->root <= 0 || r->root >= 64 * (int)ARRAY_SIZE(in))
 		return;
-	gen[0] = r->root;
-	sample_process(r, r->root, read_ppid(r->root));
-	for (depth = 0; ng && depth < 64; depth++) {
-		nn = 0;
-		d = opendir("/proc");
-		if (!d)
-			return;
-		while ((de = readdir(d)) && nn < RECORD_MAX_TASKS) {
-			int pid, ppid;
-
-			if (de->d_name[0] < '1' || de->d_name[0] > '9')
-				continue;
-			pid = atoi(de->d_name);
-			ppid = read_ppid(pid);
-			for (i = 0; i < ng; i++)
-				if (ppid == gen[i])
-					break;
-			if (i == ng)
-				continue;
-			sample_process(r, pid, ppid);
-			next[nn++] = pid;
-		}
-		closedir(d);
-		memcpy(gen, next, nn * sizeof(*gen));
-		ng = nn;
+	d = opendir("/proc");
+	if (!d)
+		return;
+	while ((de = readdir(d)) && n < RECORD_MAX_PROCS) {
+		if (de->d_name[0] < '1' || de->d_name[0] > '9')
+			continue;
+		pid[n] = atoi(de->d_name);
+		ppid[n] = read_ppid(pid[n]);
+		if (pid[n] < 64 * (int)ARRAY_SIZE(in) && ppid[n] >= 0 &&
+		    ppid[n] < 64 * (int)ARRAY_SIZE(in))
+			n++;
 	}
+	closedir(d);
+	memset(in, 0, sizeof(in));
+	in[r->root / 64] |= 1ull << (r->root % 64);
+	/* a pass per generation at most */
+	while (grown) {
+		grown = 0;
+		for (i = 0; i < n; i++) {
+			if (in[pid[i] / 64] >> (pid[i] % 64) & 1 ||
+			    !(in[ppid[i] / 64] >> (ppid[i] % 64) & 1))
+				continue;
+			in[pid[i] / 64] |= 1ull << (pid[i] % 64);
+			grown = 1;
+		}
+	}
+	for (i = 0; i < n; i++)
+		if (in[pid[i] / 64] >> (pid[i] % 64) & 1)
+			sample_process(r, pid[i], ppid[i]);
 }
 
 /* A zombie (exited, not yet reaped by its parent) is gone. */
