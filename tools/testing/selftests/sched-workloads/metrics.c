@@ -173,6 +173,9 @@ int metric_set_write_json(const struct metric_set *set, FILE *f)
 			if (mv->id >= 0)
 				json_object_object_add(ent, "id",
 						       json_object_new_int(mv->id));
+			if (mv->pooled)
+				json_object_object_add(ent, "pooled",
+						       json_object_new_boolean(1));
 		}
 		json_object_object_add(ent, mv->def->name, json_new_number(mv->value));
 	}
@@ -226,8 +229,11 @@ int metric_set_from_json(struct metric_set *set, struct json_object *o,
 					 json_object_get_string(g));
 			if (json_object_object_get_ex(values, "id", &g))
 				mv.id = json_object_get_int(g);
+			if (json_object_object_get_ex(values, "pooled", &g))
+				mv.pooled = json_object_get_boolean(g);
 			json_object_object_foreach(values, mname, v) {
-				if (!strcmp(mname, "group") || !strcmp(mname, "id"))
+				if (!strcmp(mname, "group") || !strcmp(mname, "id") ||
+				    !strcmp(mname, "pooled"))
 					continue;
 				mv.def = metric_find(mname);
 				/* A metric this version no longer has. */

@@ -65,6 +65,8 @@ struct metric_def {
 	enum metric_tail tail;
 	double q;
 	unsigned int needs;	/* NEEDS_*, for a task's metric */
+	/* A thread's own (its first pass): not defined for threads pooled. */
+	int thread_only;
 };
 
 /*
@@ -102,6 +104,11 @@ struct metric_value {
 	char entity[64];	/* "audio", "hog-1", "cpu1", "system" */
 	char group[32];		/* selector key: rt-app task name or comm */
 	int id;			/* pid or cpu number, -1 when none */
+	/*
+	 * 1: every thread of a task of several, as one entity named after
+	 * the task (rtapp_metrics.c); what a "pooled" check judges.
+	 */
+	int pooled;
 	double value;		/* NAN when it could not be measured */
 };
 

@@ -20,8 +20,17 @@
  * the thread is preempted mid-run in either kind; its scale depends on
  * the CPU and on the rt-app flavour (upstream logs perf / 1000), so it
  * is for comparisons on one machine class, not absolute checks.
+ *
+ * A task of several threads is also measured as one entity named after
+ * the task: every steady-state pass of every thread in one series, the
+ * counts summed. Which of a task's identical threads EDF leaves third, or
+ * which two hogs share a CPU, is decided by the order they happened to
+ * start in: a thread's median then takes one of two values from run to
+ * run, while the task's stays put. first.* (one pass of one thread) has
+ * no pooled value.
  */
 #include <math.h>
+#include <string.h>
 
 #include "metrics.h"
 #include "rtapp_log.h"
@@ -149,10 +158,14 @@ const struct metric_def rtapp_metric_defs[] = {
 	ROW("step.missed_periods", "count", rtapp_step_missed, 0,
 	    "overruns from the first duty step (c_duration x2) to a pass on time",
 	    NEEDS_TIMER),
-	ROW("first.slack", "us", rtapp_first_metric, RS_SLACK,
-	    "timer slack of the first pass", NEEDS_TIMER),
-	ROW("first.wu_lat", "us", rtapp_first_metric, RS_WU_LAT,
-	    "wakeup latency of the first pass", NEEDS_TIMER),
+	{ .name = "first.slack", .unit = "us", .source = SRC_RTAPP_TASK,
+	  .extract = rtapp_first_metric, .arg = RS_SLACK,
+	  .help = "timer slack of the first pass", .needs = NEEDS_TIMER,
+	  .thread_only = 1 },
+	{ .name = "first.wu_lat", .unit = "us", .source = SRC_RTAPP_TASK,
+	  .extract = rtapp_first_metric, .arg = RS_WU_LAT,
+	  .help = "wakeup latency of the first pass", .needs = NEEDS_TIMER,
+	  .thread_only = 1 },
 };
 
 const size_t rtapp_metric_count = ARRAY_SIZE(rtapp_metric_defs);
@@ -173,14 +186,84 @@ const struct series_def rtapp_series_defs[] = {
 
 const size_t rtapp_series_count = ARRAY_SIZE(rtapp_series_defs);
 
+/* The threads of @task after @from in @logs: 0 when it has one. */
+static size_t other_threads(const struct rtapp_logs *logs, size_t from)
+{
+	size_t i, n = 0;
+
+	for (i = 0; i < logs->n; i++)
+		n += i != from && !strcmp(logs->t[i].task, logs->t[from].task);
+	return n;
+}
+
+/* Every thread of @t's task (in @logs) into @pool, one pseudo-thread. */
+static int pool_task(const struct rtapp_logs *logs,
+		     const struct rtapp_task_log *t,
+		     struct rtapp_task_log *pool)
+{
+	size_t i, k;
+
+	memset(pool, 0, sizeof(*pool));
+	snprintf(pool->name, sizeof(pool->name), "%s", t->task);
+	snprintf(pool->task, sizeof(pool->task), "%s", t->task);
+	snprintf(pool->policy, sizeof(pool->policy), "%s", t->policy);
+	pool->idx = -1;
+	pool->start_us = t->start_us;
+	pool->end_us = t->end_us;
+	for (i = 0; i < logs->n; i++) {
+		const struct rtapp_task_log *o = &logs->t[i];
+
+		if (strcmp(o->task, t->task))
+			continue;
+		pool->passes += o->passes;
+		pool->startup_passes += o->startup_passes;
+		if (o->step_state != STEP_NONE)
+			pool->step_state = STEP_SETTLED;
+		pool->step_missed += o->step_missed;
+		pool->start_us = fmin(pool->start_us, o->start_us);
+		pool->end_us = fmax(pool->end_us, o->end_us);
+		for (k = 0; k < RS_NR_SERIES; k++)
+			if (series_merge(&pool->s[k], &o->s[k]))
+				return -1;
+	}
+	return 0;
+}
+
+static void pool_free(struct rtapp_task_log *pool)
+{
+	size_t k;
+
+	for (k = 0; k < RS_NR_SERIES; k++)
+		series_free(&pool->s[k]);
+}
+
 int rtapp_logs_add_metrics(const struct rtapp_logs *logs,
 			   struct metric_set *set, struct sw_err *err)
 {
-	size_t i;
+	struct rtapp_task_log pool;
+	size_t i, j, from;
+	int ret;
 
 	for (i = 0; i < logs->n; i++)
 		if (metric_set_add_entity(set, SRC_RTAPP_TASK, &logs->t[i],
 					  logs->t[i].name, logs->t[i].task, -1))
 			return sw_err_set(err, SW_EXIT_RUN_ERROR, "out of memory");
+	for (i = 0; i < logs->n; i++) {
+		/* once a task: at its first thread */
+		for (j = 0; j < i; j++)
+			if (!strcmp(logs->t[j].task, logs->t[i].task))
+				break;
+		if (j < i || !other_threads(logs, i))
+			continue;
+		from = set->n;
+		ret = pool_task(logs, &logs->t[i], &pool) ||
+		      metric_set_add_entity(set, SRC_RTAPP_TASK, &pool,
+					    pool.name, pool.task, -1);
+		pool_free(&pool);
+		if (ret)
+			return sw_err_set(err, SW_EXIT_RUN_ERROR, "out of memory");
+		for (j = from; j < set->n; j++)
+			set->v[j].pooled = 1;
+	}
 	return 0;
 }

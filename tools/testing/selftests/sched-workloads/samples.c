@@ -56,6 +56,7 @@ int sample_set_add_rep(struct sample_set *ss, const struct metric_set *set)
 			return -1;
 		snprintf(ms->group, sizeof(ms->group), "%s", mv->group);
 		ms->id = mv->id;
+		ms->pooled = mv->pooled;
 		if (ms->n == ss->reps)
 			ms->v[ms->n++] = mv->value;
 	}
@@ -83,6 +84,7 @@ int sample_set_append(struct sample_set *to, const struct sample_set *from)
 				return -1;
 			snprintf(ms->group, sizeof(ms->group), "%s", fs->group);
 			ms->id = fs->id;
+			ms->pooled = fs->pooled;
 			ms->v[ms->n++] = r < fs->n ? fs->v[r] : NAN;
 		}
 		to->reps++;
@@ -101,7 +103,7 @@ int sample_set_rep_values(const struct sample_set *ss, size_t rep,
 	for (i = 0; i < ss->n; i++) {
 		const struct metric_samples *ms = &ss->s[i];
 		struct metric_value mv = {
-			.def = ms->def, .id = ms->id,
+			.def = ms->def, .id = ms->id, .pooled = ms->pooled,
 			.value = rep < ms->n ? ms->v[rep] : NAN,
 		};
 
@@ -205,6 +207,27 @@ static void group_of(const struct metric_def *def, const char *entity,
 			 entity);
 }
 
+/*
+ * A key names no more than "source/entity/metric": a task's entity is
+ * its threads pooled when threads "<task>-<k>" of the same metric are
+ * there too (a task of one thread has no other name).
+ */
+static void mark_pooled(struct sample_set *ss)
+{
+	size_t i, j;
+
+	for (i = 0; i < ss->n; i++) {
+		struct metric_samples *ms = &ss->s[i];
+
+		if (ms->def->source != SRC_RTAPP_TASK ||
+		    strcmp(ms->entity, ms->group))
+			continue;
+		for (j = 0; j < ss->n && !ms->pooled; j++)
+			ms->pooled = j != i && ss->s[j].def == ms->def &&
+				     !strcmp(ss->s[j].group, ms->entity);
+	}
+}
+
 int sample_set_from_json(struct sample_set *ss, struct json_object *o,
 			 const char *file, struct sw_err *err)
 {
@@ -249,5 +272,6 @@ int sample_set_from_json(struct sample_set *ss, struct json_object *o,
 		if (n > ss->reps)
 			ss->reps = n;
 	}
+	mark_pooled(ss);
 	return 0;
 }

@@ -21,6 +21,7 @@ struct metric_samples {
 	char entity[64];
 	char group[32];
 	int id;
+	int pooled;			/* metrics.h */
 	size_t n;			/* repetitions so far */
 	double v[SAMPLES_MAX_REPS];	/* NAN: not measured in that one */
 };

@@ -183,6 +183,19 @@ int series_each(const struct series *s,
 	return rc ? rc : fn(s->max, 1, arg);
 }
 
+static int add_n(double v, uint64_t count, void *to)
+{
+	while (count--)
+		if (series_add(to, v))
+			return -1;
+	return 0;
+}
+
+int series_merge(struct series *to, const struct series *from)
+{
+	return series_each(from, add_n, to);
+}
+
 double series_stat(struct series *s, enum series_stat stat)
 {
 	if (stat == STAT_COUNT)

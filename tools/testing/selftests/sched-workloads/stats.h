@@ -54,6 +54,11 @@ enum series_stat {
 };
 
 int series_add(struct series *s, double v);
+/*
+ * Adds every sample of @from to @to: exactly while @from is exact, else
+ * as series_each() gives them (extremes exact, bin middles).
+ */
+int series_merge(struct series *to, const struct series *from);
 void series_free(struct series *s);
 /* NAN when the series is empty (COUNT and SUM give 0). */
 double series_stat(struct series *s, enum series_stat stat);

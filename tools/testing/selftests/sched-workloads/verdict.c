@@ -79,6 +79,13 @@ static int selects(const struct check *ck, const struct metric_samples *ms)
 		snprintf(id, sizeof(id), "%d", ms->id);
 		return glob_match(ck->selector, id);
 	}
+	/*
+	 * A pooled check takes a task's pooled entity, or its only thread
+	 * (named after the task); the others take threads.
+	 */
+	if (ms->pooled ? !ck->pooled :
+	    ck->pooled && strcmp(ms->entity, ms->group))
+		return 0;
 	return glob_match(ck->selector, ms->group) ||
 	       glob_match(ck->selector, ms->entity);
 }

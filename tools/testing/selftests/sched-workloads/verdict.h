@@ -51,6 +51,7 @@ struct check {
 	enum check_kind kind;
 	const struct metric_def *def;
 	char selector[64];	/* glob on task/comm, or CPU number; "*" */
+	int pooled;		/* judges a task's threads as one (metrics.h) */
 	int has_min, has_max;	/* absolute */
 	double min, max;
 	char min_expr[128];	/* when a bound is an expression (expr.h) */

@@ -14,11 +14,12 @@
 #include "workload.h"
 
 static const char *const absolute_keys[] = {
-	"metric", "task", "cpu", "min", "max", "why", NULL,
+	"metric", "task", "pooled", "cpu", "min", "max", "why", NULL,
 };
 
 static const char *const baseline_keys[] = {
-	"metric", "task", "cpu", "better", "rel", "abs", "why", NULL,
+	"metric", "task", "pooled", "cpu", "better", "rel", "abs", "why",
+	NULL,
 };
 
 static const char *const *keys_of(enum check_kind kind)
@@ -116,6 +117,31 @@ static int parse_selector(struct json_object *c, struct check *ck,
 	return 0;
 }
 
+/* "pooled": only where rtapp_metrics.c pools a task's threads. */
+static int parse_pooled(struct json_object *c, struct check *ck,
+			const struct place *pl, struct sw_err *err)
+{
+	struct json_object *o;
+
+	if (!json_object_object_get_ex(c, "pooled", &o))
+		return 0;
+	if (!json_object_is_type(o, json_type_boolean))
+		return sw_err_set(err, SW_EXIT_BAD_WORKLOAD,
+				  "%s: %s.pooled: not true or false", pl->file,
+				  pl->at);
+	ck->pooled = json_object_get_boolean(o);
+	if (ck->pooled && ck->def->source != SRC_RTAPP_TASK)
+		return sw_err_set(err, SW_EXIT_BAD_WORKLOAD,
+				  "%s: %s.pooled: \"%s\" is measured on %s: only rt-app metrics pool a task's threads",
+				  pl->file, pl->at, ck->def->name,
+				  metric_source_name(ck->def->source));
+	if (ck->pooled && ck->def->thread_only)
+		return sw_err_set(err, SW_EXIT_BAD_WORKLOAD,
+				  "%s: %s.pooled: \"%s\" is one pass of one thread: it has no pooled value",
+				  pl->file, pl->at, ck->def->name);
+	return 0;
+}
+
 /* A number, or an expression checked now and evaluated when judged. */
 static int parse_bound(struct json_object *c, const char *key, int *has,
 		       double *v, char *expr, size_t len,
@@ -209,8 +235,8 @@ static int parse_check(struct json_object *c, struct check *ck,
 					  "%s: %s.%s: unknown key (known: %s)",
 					  pl->file, pl->at, key,
 					  ck->kind == CHECK_ABSOLUTE ?
-					  "metric, task, cpu, min, max, why" :
-					  "metric, task, cpu, better, rel, abs, why");
+					  "metric, task, pooled, cpu, min, max, why" :
+					  "metric, task, pooled, cpu, better, rel, abs, why");
 	}
 	if (!json_object_object_get_ex(c, "metric", &metric) ||
 	    !json_object_is_type(metric, json_type_string))
@@ -227,7 +253,7 @@ static int parse_check(struct json_object *c, struct check *ck,
 		return sw_err_set(err, SW_EXIT_BAD_WORKLOAD,
 				  "%s: %s.metric: \"%s\" is the canary's, measured before a round, not by the workload",
 				  pl->file, pl->at, ck->def->name);
-	if (parse_selector(c, ck, pl, err))
+	if (parse_selector(c, ck, pl, err) || parse_pooled(c, ck, pl, err))
 		return -1;
 	if (ck->kind == CHECK_ABSOLUTE ? parse_bounds(c, ck, pl, err) :
 	    parse_rule(c, ck, pl, err))
@@ -337,13 +363,17 @@ void verdict_block_free(struct verdict_block *vb)
 	memset(vb, 0, sizeof(*vb));
 }
 
-/* Whether @sel names task @task, or one of its threads ("hog-0"). */
-static int selects(const char *sel, const char *task)
+/*
+ * Whether @ck's selector names task @task, or one of its threads
+ * ("hog-0"); a pooled check names tasks only.
+ */
+static int selects(const struct check *ck, const char *task)
 {
 	char thread[ENTITY_TASK_MAX + 8];
 
 	entity_thread_name(task, 0, 2, thread, sizeof(thread));
-	return glob_match(sel, task) || glob_match(sel, thread);
+	return glob_match(ck->selector, task) ||
+	       (!ck->pooled && glob_match(ck->selector, thread));
 }
 
 int verdict_check_selectors(const struct verdict_block *vb,
@@ -365,7 +395,7 @@ int verdict_check_selectors(const struct verdict_block *vb,
 		json_object_object_foreach(tasks, task, tval) {
 			unsigned int lack;
 
-			if (!selects(ck->selector, task))
+			if (!selects(ck, task))
 				continue;
 			found = 1;
 			lack = ck->def->needs & ~rtapp_task_events(tval);

@@ -190,8 +190,8 @@ class TestInstances(unittest.TestCase):
 
     def test_names(self):
         m = metrics_of("instances")
-        self.assertEqual(sorted(m), ["crew-0", "crew-1", "crew-2", "lead",
-                                     "tail"])
+        self.assertEqual(sorted(m), ["crew", "crew-0", "crew-1", "crew-2",
+                                     "lead", "tail"])
         # instance k of crew is rt-app's thread 1 + k: k + 1 passes
         for k in range(3):
             self.assertEqual(m["crew-%d" % k]["passes"], k + 1)
@@ -199,6 +199,26 @@ class TestInstances(unittest.TestCase):
         self.assertEqual(m["lead"]["passes"], 4)
         self.assertEqual(m["tail"]["passes"], 5)
         self.assertEqual(m["tail"]["group"], "tail")
+        self.assertNotIn("pooled", m["tail"])
+
+    def test_pooled(self):
+        # "crew": the passes of its three threads as one. Steady state
+        # (the first pass of each thread is its start-up): crew-1 slack
+        # 7000 wu_lat 80 run 1100/1000; crew-2 the same, then slack -500
+        # (no wu_lat: it never slept) and run 2000/1000.
+        c = metrics_of("instances")["crew"]
+        self.assertIs(c["pooled"], True)
+        self.assertEqual(c["group"], "crew")
+        self.assertEqual(c["passes"], 6)
+        self.assertEqual(c["startup.passes"], 3)
+        self.assertEqual(c["slack.p50"], 7000)     # rank 2 of -500 7000 7000
+        self.assertEqual(c["slack.min"], -500)
+        self.assertEqual(c["missed_periods"], 1)
+        self.assertAlmostEqual(c["slack.negative_share"], 1 / 3)
+        self.assertEqual(c["wu_lat.p50"], 80)
+        self.assertAlmostEqual(c["run_inflation.p50"], 1.1)
+        self.assertAlmostEqual(c["run_inflation.max"], 2.0)
+        self.assertIsNone(c["first.slack"])
 
 
 class TestEmptySeries(unittest.TestCase):

@@ -333,7 +333,9 @@ class TraceFixtures(unittest.TestCase):
         self.assertGreater(s["foreign.cpu_share"], 0.05)
         self.assertLess(s["kthread.cpu_share"], 0.01)
         # the threads of task pulse: one name each, the same both ways
-        self.assertEqual(sorted(m["rtapp_tasks"]), ["pulse-0", "pulse-1"])
+        # (the logs add "pulse", both pooled: rt-app metrics only)
+        self.assertEqual(sorted(m["rtapp_tasks"]),
+                         ["pulse", "pulse-0", "pulse-1"])
         self.assertEqual(sorted(m["trace_tasks"]), ["pulse-0", "pulse-1"])
         user = text.split("  user tasks: ")[1].split("  kernel threads:")[0]
         lines = user.splitlines()

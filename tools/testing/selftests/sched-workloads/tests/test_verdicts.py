@@ -134,6 +134,13 @@ class TestMalformedWorkloads(unittest.TestCase):
                               "sysctl of this kernel",
         "verdicts.json": 'sched-workloads.checks[6].task: "nobody" matches '
                          "no task",
+        "pooled-trace-metric.json": 'checks[0].pooled: "cpu_share" is '
+                                    "measured on trace_tasks",
+        "pooled-first-pass.json": 'checks[0].pooled: "first.slack" is one '
+                                  "pass of one thread",
+        "pooled-not-boolean.json": "checks[0].pooled: not true or false",
+        "pooled-thread-name.json": 'checks[0].task: "crew-0" matches no '
+                                   "task",
     }
 
     def test_check_command(self):
@@ -336,6 +343,32 @@ class TestInstanceSelectors(unittest.TestCase):
             ("instances.crew-0.passes.3", True),    # 1 <= 1
             ("instances.tail.passes.vs-baseline", True),    # SKIP
         ])
+
+
+class TestPooledSelectors(unittest.TestCase):
+    """logs/instances: a pooled check judges crew's threads as one entity
+    named "crew" (steady-state slack 7000 | 7000, -500: p50 7000, one
+    overrun), a task of one thread as that thread; a check without
+    "pooled" takes the threads and never the pooled entity."""
+
+    def test_names_and_values(self):
+        r = sw("analyze", "--logs", fixture("logs", "instances"),
+               "--workload", fixture("workloads", "instances-pooled.json"))
+        self.assertEqual(r.returncode, EXIT_FAIL, r.stdout)
+        sub = [(name, ok) for indent, ok, name, _ in ktap_results(r.stdout)
+               if indent == 2]
+        self.assertEqual(sub, [
+            ("instances-pooled.crew.passes", True),     # 1 + 2 + 3 <= 6
+            ("instances-pooled.crew.slack.p50", True),  # 7000 >= 7000
+            ("instances-pooled.crew-0.slack.p50", False),   # no steady pass
+            ("instances-pooled.crew-1.slack.p50", True),    # 7000
+            ("instances-pooled.crew-2.slack.p50", False),   # -500
+            ("instances-pooled.lead.missed_periods", False),    # 1 > 0
+            ("instances-pooled.tail.missed_periods", False),    # 1 > 0
+            ("instances-pooled.crew.missed_periods", False),    # 1 > 0
+        ])
+        self.assertIn("crew: slack.p50 = 7000 us", r.stdout)
+        self.assertIn("crew-2: slack.p50 = -500 us", r.stdout)
 
 
 class TestExpressionBounds(unittest.TestCase):
