@@ -90,8 +90,9 @@ def entities(workload, cpus):
     """The entity names a run of @workload has on @cpus CPUs.
 
     A task with one thread is its name; one with N > 1, "<task>-0" to
-    "<task>-<N-1>"; then the CPUs, the system, and "rtapp" (the result
-    "<workload>.rtapp.refused" of a workload the kernel refuses).
+    "<task>-<N-1>" and, pooled, its name; then the CPUs, the system, and
+    "rtapp" (the result "<workload>.rtapp.refused" of a workload the
+    kernel refuses).
     """
     scale = workload["sched-workloads"].get("scale", {})
     names = {"system", "rtapp"} | {"cpu%d" % c for c in range(cpus)}
@@ -99,8 +100,8 @@ def entities(workload, cpus):
         n = t.get("instance", 1)
         if "tasks.%s.instance" % task in scale:
             n = scaled(scale["tasks.%s.instance" % task], cpus)
-        names |= {task} if n == 1 else {"%s-%d" % (task, k)
-                                        for k in range(n)}
+        names |= {task} | ({"%s-%d" % (task, k) for k in range(n)}
+                           if n > 1 else set())
     return names
 
 
