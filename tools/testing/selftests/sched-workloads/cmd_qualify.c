@@ -16,6 +16,10 @@
  * beyond a bound is what a q of 0.5% gives as often as one of 10% does,
  * and is listed, not judged. From the shares seen, it also prints the
  * false failures a battery can expect under verdict.c's sequential rule.
+ * A baseline check drifts when its first rounds regressed more often
+ * than the 2 in 56 a clean round allows (change.c), by the same test:
+ * the machine moves it further than its threshold, and only the
+ * confirmation rounds stand between it and a false failure.
  * Each battery runs as a child process, its
  * KTAP kept in battery-<k>.ktap; the record of the qualification goes
  * to baselines/<class>/qualification.json beside the baselines.
@@ -49,6 +53,11 @@
 #define QUALIFY_MAX_Q 0.03
 /* ... and the level at which a count shows a check above it */
 #define QUALIFY_TIGHT_P 0.05
+/*
+ * The most often a clean first round of a baseline check may regress:
+ * the two most extreme orderings of 3 repetitions against 5 (change.c).
+ */
+#define QUALIFY_MAX_REGRESSED (2.0 / 56)
 
 /* One check across the batteries. */
 struct qcheck {
@@ -57,6 +66,7 @@ struct qcheck {
 	int pass, fail, skip;
 	double worst_room;	/* NAN until a value is seen */
 	long reps, beyond;	/* absolute: repetitions, those beyond */
+	long rounds, regressed;	/* baseline: first rounds, those regressed */
 	char last_fail[1536];
 };
 
@@ -145,6 +155,15 @@ static int tally_file(struct qualify *q, const char *path, int *failed)
 		if (!isnan(reps)) {
 			c->reps += (long)reps;
 			c->beyond += (long)num_of(r, "beyond");
+		}
+		/* a regression the canary explained skips, and counts */
+		if (!strcmp(str_of(r, "kind"), "baseline") &&
+		    !strcmp(str_of(r, "change"), "regression")) {
+			c->rounds++;
+			c->regressed++;
+		} else if (!strcmp(str_of(r, "kind"), "baseline") &&
+			   strcmp(st, "skip")) {
+			c->rounds++;
 		}
 	}
 	json_object_put(arr);
@@ -288,6 +307,14 @@ static int too_tight(const struct qcheck *c)
 	       QUALIFY_TIGHT_P;
 }
 
+/* Its first rounds regressed more often than a clean round may. */
+static int drifts(const struct qcheck *c)
+{
+	return c->regressed &&
+	       stats_binom_at_least(c->regressed, c->rounds,
+				    QUALIFY_MAX_REGRESSED) <= QUALIFY_TIGHT_P;
+}
+
 /* False failures of this check a battery can expect, at its q seen. */
 static double expected_false(const struct qcheck *c)
 {
@@ -300,7 +327,7 @@ static double expected_false(const struct qcheck *c)
 
 static void print_report(const struct qualify *q, const char *class_name)
 {
-	size_t i, tight = 0, failing = 0;
+	size_t i, tight = 0, drifting = 0, failing = 0;
 	double expected = 0;
 
 	printf("%-64s %4s %4s %4s %12s %8s\n", "check", "pass", "fail",
@@ -318,6 +345,7 @@ static void print_report(const struct qualify *q, const char *class_name)
 		printf("%-64s %4d %4d %4d %12s %8s\n", c->name, c->pass,
 		       c->fail, c->skip, room, beyond);
 		tight += too_tight(c);
+		drifting += drifts(c);
 		expected += expected_false(c);
 		failing += c->fail > 0;
 	}
@@ -345,12 +373,26 @@ static void print_report(const struct qualify *q, const char *class_name)
 			       100 * QUALIFY_MAX_Q,
 			       stats_binom_at_least(c->beyond, c->reps,
 						    QUALIFY_MAX_Q));
+		if (drifts(c))
+			printf("# drifts: %s: its first round regressed in %ld of %ld batteries, more than %.1f%% (binomial p = %.2g)\n",
+			       c->name, c->regressed, c->rounds,
+			       100 * QUALIFY_MAX_REGRESSED,
+			       stats_binom_at_least(c->regressed, c->rounds,
+						    QUALIFY_MAX_REGRESSED));
+		else if (c->regressed)
+			printf("# regressed at times: %s: first round in %ld of %ld batteries, not shown above %.1f%% (binomial p = %.2g)\n",
+			       c->name, c->regressed, c->rounds,
+			       100 * QUALIFY_MAX_REGRESSED,
+			       stats_binom_at_least(c->regressed, c->rounds,
+						    QUALIFY_MAX_REGRESSED));
 		if (c->fail)
 			printf("# failed %d times: %s: %s\n", c->fail, c->name,
 			       c->last_fail);
 	}
 	if (!tight)
 		printf("# no absolute check too tight\n");
+	if (!drifting)
+		printf("# no baseline check drifts\n");
 }
 
 static int write_record(const struct qualify *q, const struct qopts *o,
@@ -395,6 +437,14 @@ static int write_record(const struct qualify *q, const struct qopts *o,
 					       json_object_new_int64(c->beyond));
 			json_object_object_add(j, "too_tight",
 					       json_object_new_boolean(too_tight(c)));
+		}
+		if (c->rounds) {
+			json_object_object_add(j, "first_rounds",
+					       json_object_new_int64(c->rounds));
+			json_object_object_add(j, "regressed",
+					       json_object_new_int64(c->regressed));
+			json_object_object_add(j, "drifts",
+					       json_object_new_boolean(drifts(c)));
 		}
 		json_object_object_add(checks, c->name, j);
 	}

@@ -77,6 +77,20 @@ class TestShortQualification(unittest.TestCase):
         passes = q["checks"]["short-periodic.tick.passes"]
         self.assertGreaterEqual(passes["reps"], 6)
         self.assertLessEqual(passes["beyond"], passes["reps"])
+        # a baseline check's first rounds: one a battery unless skipped;
+        # it drifts when both regressed (binomial p = (2/56)^2; one of
+        # two is p = 0.07, as likely on a quiet machine)
+        for name in RESULTS:
+            c = q["checks"][name]
+            if not name.endswith(".vs-baseline"):
+                self.assertNotIn("first_rounds", c, name)
+                continue
+            rounds = c.get("first_rounds", 0)
+            self.assertLessEqual(rounds, 2, name)
+            self.assertGreaterEqual(rounds, 2 - c["skip"], name)
+            self.assertLessEqual(c.get("regressed", 0), rounds, name)
+            self.assertEqual(c.get("drifts", False),
+                             c.get("regressed", 0) == 2, name)
 
     def test_batteries_kept(self):
         runs = [d for d in os.listdir(self.tmp) if d.startswith("qualify-")]
