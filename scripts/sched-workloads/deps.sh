@@ -35,9 +35,10 @@ case $1 in
 run)	pkgs=$run_pkgs ;;
 # trace-cmd: the tests read the saved traces with trace-cmd report too;
 # clang and its libFuzzer runtime: the fuzz harnesses, whose corpora the
-# tests replay under ASan and UBSan (make fuzz too)
+# tests replay under ASan and UBSan (make fuzz too); rt-tests (cyclictest)
+# and stress-ng: real programs the synthesizer's fidelity is tested on
 test)	pkgs="$run_pkgs python3 shellcheck flake8 trace-cmd clang"
-	pkgs="$pkgs libclang-rt-14-dev" ;;
+	pkgs="$pkgs libclang-rt-14-dev rt-tests stress-ng" ;;
 *)	usage ;;
 esac
 

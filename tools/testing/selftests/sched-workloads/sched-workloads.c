@@ -19,6 +19,8 @@
 #include "cmd_fingerprint.h"
 #include "cmd_qualify.h"
 #include "cmd_record.h"
+#include "cmd_fidelity.h"
+#include "cmd_synthesize.h"
 #include "cmd_replay.h"
 #include "metrics.h"
 #include "samples.h"
@@ -59,6 +61,8 @@ static void print_usage(FILE *f)
 		"       sched-workloads replay [--baseline FILE | -B DIR] RESULTS/WORKLOAD\n"
 		"       sched-workloads qualify [-k K] [--no-record] [options] [WORKLOAD...]\n"
 		"       sched-workloads record [-o DIR] (-- COMMAND... | -p PID | -a -d S)\n"
+		"       sched-workloads synthesize [-o FILE] [-t GLOB | -p PID | -T PID] TRACE\n"
+		"       sched-workloads fidelity [-r DIR] ORIGINAL.dat WORKLOAD.json\n"
 		"\n"
 		"  run       run workloads (all of -w DIR by default), print KTAP\n"
 		"  baseline  run workloads and record their baselines for this\n"
@@ -76,6 +80,10 @@ static void print_usage(FILE *f)
 		"            per check, how often it passed and its least room\n"
 		"  record    trace a command, a process or the system, for a\n"
 		"            reproducer (record --help)\n"
+		"  synthesize  an rt-app workload that behaves like threads of a\n"
+		"            recorded trace (synthesize --help)\n"
+		"  fidelity  run a synthesized workload once and compare it, task\n"
+		"            by task, with the trace it was made from\n"
 		"\n"
 		"  -w, --workloads DIR   workload directory (default: next to the binary)\n"
 		"  -r, --results DIR     where result directories go (default ./results)\n"
@@ -281,6 +289,10 @@ int main(int argc, char **argv)
 		return cmd_canary(argc, argv);
 	if (!strcmp(cmd, "record"))
 		return cmd_record(argc, argv);
+	if (!strcmp(cmd, "synthesize"))
+		return cmd_synthesize(argc, argv);
+	if (!strcmp(cmd, "fidelity"))
+		return cmd_fidelity(argc, argv);
 	if (!strcmp(cmd, "check"))
 		return cmd_check(argc, argv);
 	if (!strcmp(cmd, "replay"))

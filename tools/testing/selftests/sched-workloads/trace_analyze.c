@@ -231,10 +231,10 @@ static void dispatch(struct ta_ctx *x, int kind, const struct tep_record *rec,
 	case EV_WAKEUP_NEW:
 		fcomm(x, rec, &f[0], c1);
 		if (kind == EV_WAKING)
-			ta_waking(r, ts, v[1], c1, v[2], v[3], 0);
+			ta_waking(r, ts, v[1], c1, v[2], v[3], 0, common_pid);
 		else
 			ta_wakeup(r, ts, v[1], c1, v[2], v[3],
-				  kind == EV_WAKEUP_NEW);
+				  kind == EV_WAKEUP_NEW, common_pid);
 		break;
 	case EV_MIGRATE:
 		fcomm(x, rec, &f[0], c1);
@@ -707,6 +707,10 @@ void trace_report_free(struct trace_report *r)
 	for (t = r->tasks; t; t = next) {
 		next = t->next;
 		series_free(&t->wakeup_lat);
+		series_free(&t->run_burst);
+		series_free(&t->sleep);
+		series_free(&t->wakeup_gap);
+		free(t->acts);
 		free(t->cpu_ns_on);
 		free(t);
 	}

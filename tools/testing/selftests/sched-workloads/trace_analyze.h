@@ -51,6 +51,11 @@ struct trace_opts {
 	const struct kthread_list *kthreads;
 	/* Read with libtracecmd's iteration even where trace_pages.c could. */
 	int use_libtracecmd;
+	/*
+	 * Keep every activation of the selected tasks, one by one, for
+	 * trace_report_profiles(); memory then grows with their wakeups.
+	 */
+	int keep_activations;
 };
 
 struct trace_report;
@@ -90,6 +95,37 @@ void trace_report_explain(const struct trace_report *r, FILE *f);
  */
 void trace_report_neighbours(const struct trace_report *r, char *buf,
 			     size_t len);
+/* One activation (trace_metrics.c, run_burst): woken while asleep, asleep again. */
+struct trace_activation {
+	uint64_t wake_ns, end_ns;	/* trace clock */
+	uint64_t run_ns;		/* CPU time in between */
+	int waker;			/* pid the waking was taken in; 0 idle */
+	int cpu;			/* where it went to sleep */
+};
+
+/* A task as trace_report_profiles() gives it; points into the report. */
+struct trace_profile {
+	int pid;
+	const char *comm;		/* the last one seen */
+	int prio;			/* kernel prio at its last switch; 120 unknown */
+	uint64_t first_ns, last_ns;	/* first and last event of it */
+	uint64_t cpu_ns;		/* in the window */
+	const uint64_t *cpu_ns_on;	/* [ncpus] */
+	const struct trace_activation *acts;	/* ended in the window */
+	size_t nacts;
+};
+
+/*
+ * Every task of the trace, first seen first, with its activations when
+ * trace_opts.keep_activations was set; *@out is malloc()ed (the strings
+ * and arrays stay the report's). The window: from @start_ns, @win_ns
+ * long.
+ */
+int trace_report_profiles(const struct trace_report *r,
+			  struct trace_profile **out, size_t *n,
+			  uint64_t *start_ns, uint64_t *win_ns);
+int trace_report_ncpus(const struct trace_report *r);
+
 /* Why metrics are unknown ("empty trace", ...), or NULL. */
 const char *trace_report_note(const struct trace_report *r);
 void trace_report_free(struct trace_report *r);

@@ -84,6 +84,18 @@ struct ta_task {
 	unsigned long pi_boosts, pi_blocks;
 	uint64_t pi_blocked_ns, pi_blocked_max_ns;
 	uint64_t born_ts;		/* its sched_wakeup_new; 0 = not seen */
+	uint64_t first_ts, last_ts;	/* its first and last event */
+	/* Activations (trace_sched.c): woken while asleep, asleep again. */
+	int act_open;			/* woken, not asleep since */
+	uint64_t act_wake_ts;		/* that wakeup */
+	uint64_t act_cpu_ns;		/* cpu_ns at it */
+	int act_waker;
+	uint64_t sleep_ts;		/* asleep since; 0 = not asleep */
+	uint64_t last_wake_ts;		/* previous wakeup; 0 = none */
+	unsigned long wakeups;		/* such wakeups in the window */
+	struct series run_burst, sleep, wakeup_gap;	/* us */
+	struct trace_activation *acts;	/* trace_opts.keep_activations */
+	size_t nacts, acts_cap;
 	int switch_prio;		/* prio in its last sched_switch */
 
 	/* Set by ta_classify() once the events are read. */
@@ -182,10 +194,13 @@ void ta_cpu_observe(struct trace_report *r, int cpu, int pid, uint64_t ts);
 void ta_switch(struct trace_report *r, int cpu, uint64_t ts, int prev_pid,
 	       const char *prev_comm, int prev_prio, long prev_state,
 	       int next_pid, const char *next_comm, int next_prio);
+/* @waker: the pid the event was taken in (0: idle or an interrupt of it) */
 void ta_waking(struct trace_report *r, uint64_t ts, int pid,
-	       const char *comm, int prio, int target_cpu, int is_new);
+	       const char *comm, int prio, int target_cpu, int is_new,
+	       int waker);
 void ta_wakeup(struct trace_report *r, uint64_t ts, int pid,
-	       const char *comm, int prio, int target_cpu, int is_new);
+	       const char *comm, int prio, int target_cpu, int is_new,
+	       int waker);
 void ta_migrate(struct trace_report *r, uint64_t ts, int pid,
 		const char *comm, int orig_cpu, int dest_cpu);
 void ta_exit(struct trace_report *r, uint64_t ts, int pid, const char *comm);

@@ -96,6 +96,17 @@
  *   switches.involuntary  switches out while runnable (preempted)
  *   switches.inferred     switches in inferred in the window (above)
  *   migrations            sched_migrate_task events with orig != dest
+ *   run_burst.*           an activation runs from a sched_waking of the
+ *                         task while it slept to its next switch out while
+ *                         not runnable; its CPU time in between (the
+ *                         estimate above included), one sample per
+ *                         activation ending in the window
+ *   sleep.*               from a switch out while not runnable to the next
+ *                         such sched_waking in the window
+ *   wakeup_gap.*          between two such sched_wakings in the window
+ *                         (a periodic task's period, a bursty one's
+ *                         inter-arrival time)
+ *   wakeups.rate          such sched_wakings in the window per second
  *   pi.boosts             sched_pi_setprio events that raised this task's
  *                         priority (newprio < oldprio): it held a PI lock
  *                         a higher-priority task waited for
@@ -182,7 +193,7 @@
 enum {
 	T_WAIT_TOTAL, T_WAIT_MAX, T_CPU, T_SHARE, T_TOP_SHARE, T_TOP_CPU, T_NCPUS,
 	T_VOL, T_INVOL, T_MIGR, T_PI_BOOSTS, T_PI_COUNT, T_PI_TOTAL, T_PI_MAX,
-	T_RT_LOWER, T_UNOBSERVED, T_EST, T_INFERRED,
+	T_RT_LOWER, T_UNOBSERVED, T_EST, T_INFERRED, T_WAKEUP_RATE,
 	C_BUSY, C_IDLE, C_BUSY_SHARE, C_OVER, C_IPI, C_FREQ,
 	S_WC, S_WC_SHARE, S_WC_LONGEST, S_RT_LOWER, S_IPI, S_FREQ, S_LOST,
 	S_WINDOW, S_EVENTS, S_INFERRED, S_FOREIGN, S_KTHREAD,
@@ -206,6 +217,19 @@ uint64_t ta_window_ns(const struct trace_report *r)
 	uint64_t start = r->ws > r->first_ts ? r->ws : r->first_ts;
 
 	return r->nevents && r->end_ts > start ? r->end_ts - start : 0;
+}
+
+/* The activation series of trace_sched.c, by metric_def.arg. */
+enum { A_RUN_BURST, A_SLEEP, A_WAKEUP_GAP };
+#define ACT_ARG(series, stat)	((series) * 100 + (stat))
+
+static double task_act(const void *e, const struct metric_def *d)
+{
+	/* sorting the samples in place leaves every statistic unchanged */
+	struct ta_task *t = (struct ta_task *)e;
+	struct series *s[] = { &t->run_burst, &t->sleep, &t->wakeup_gap };
+
+	return series_stat(s[d->arg / 100], d->arg % 100);
 }
 
 static double task_val(const void *e, const struct metric_def *d)
@@ -259,6 +283,9 @@ static double task_val(const void *e, const struct metric_def *d)
 		return us(t->est_ns);
 	case T_INFERRED:
 		return t->inferred;
+	case T_WAKEUP_RATE:
+		return ta_window_ns(r) ? t->wakeups / (ta_window_ns(r) / 1e9) :
+					 NAN;
 	}
 	return NAN;
 }
@@ -346,6 +373,8 @@ static double sys_val(const void *e, const struct metric_def *d)
 #define PI_TASK(n, u, a, h) { .name = n, .unit = u, \
 	.source = SRC_TRACE_TASK, .extract = task_val, .arg = a, .help = h, \
 	.needs = NEEDS_LOCK }
+#define ACT(n, ser, st, h) ROW(n, "us", SRC_TRACE_TASK, task_act, \
+	ACT_ARG(ser, st), h)
 #define CPU(n, u, a, h) ROW(n, u, SRC_TRACE_CPU, cpu_val, a, h)
 #define SYS(n, u, a, h) ROW(n, u, SRC_TRACE_SYSTEM, sys_val, a, h)
 #define NO_CPUFREQ "no power:cpu_frequency events (no cpufreq driver?)"
@@ -379,6 +408,22 @@ const struct metric_def trace_metric_defs[] = {
 	TASK("switches.inferred", "count", T_INFERRED,
 	     "switches in deduced from its events, not recorded"),
 	TASK("migrations", "count", T_MIGR, "sched_migrate_task events"),
+	ACT("run_burst.p50", A_RUN_BURST, STAT_P50,
+	    "median CPU time from a wakeup to the next sleep"),
+	ACT("run_burst.p90", A_RUN_BURST, STAT_P90,
+	    "90th percentile of run_burst"),
+	ACT("run_burst.mean", A_RUN_BURST, STAT_MEAN, "mean run_burst"),
+	ACT("sleep.p50", A_SLEEP, STAT_P50,
+	    "median time asleep, switch out to the next wakeup"),
+	ACT("sleep.p90", A_SLEEP, STAT_P90, "90th percentile of sleep"),
+	ACT("wakeup_gap.p10", A_WAKEUP_GAP, STAT_P10,
+	    "10th percentile of the time between two wakeups"),
+	ACT("wakeup_gap.p50", A_WAKEUP_GAP, STAT_P50,
+	    "median time between two wakeups: a periodic task's period"),
+	ACT("wakeup_gap.p90", A_WAKEUP_GAP, STAT_P90,
+	    "90th percentile of wakeup_gap"),
+	TASK("wakeups.rate", "1/s", T_WAKEUP_RATE,
+	     "wakeups from sleep per second of the window"),
 	PI_TASK("pi.boosts", "count", T_PI_BOOSTS,
 		"priority raised by a PI waiter"),
 	PI_TASK("pi.blocked_count", "count", T_PI_COUNT,

@@ -387,6 +387,7 @@ static struct ta_task *task_new(struct trace_report *r, int pid, uint64_t ts)
 	t->switch_prio = TA_NO_PRIO;
 	t->cpu = -1;
 	t->since = ts;
+	t->first_ts = ts;
 	strcpy(t->comm, "<...>");
 	t->hnext = r->hash[pid % TA_HASH_SIZE];
 	r->hash[pid % TA_HASH_SIZE] = t;
@@ -422,6 +423,8 @@ struct ta_task *ta_task_get(struct trace_report *r, int pid,
 	t = task_find(r, pid);
 	if (!t)
 		t = task_new(r, pid, ts);
+	if (t)
+		t->last_ts = ts;
 	/*
 	 * Latest name wins: rt-app and exec rename threads after fork.
 	 * Compared first: this runs for nearly every event.
@@ -801,6 +804,66 @@ uint64_t ta_record(struct trace_report *r, int cpu, int pid, uint64_t ts,
 	return ts;
 }
 
+static void add_us(struct trace_report *r, struct series *s, uint64_t ns)
+{
+	if (series_add(s, ns / 1e3))
+		r->failed = 1;
+}
+
+/* @t, asleep (or never seen), is woken at @ts in @waker's context. */
+static void activation_begin(struct trace_report *r, struct ta_task *t,
+			     int waker, uint64_t ts)
+{
+	if (ta_in_window(r, ts)) {
+		t->wakeups++;
+		if (t->sleep_ts)
+			add_us(r, &t->sleep, ts - t->sleep_ts);
+		if (t->last_wake_ts)
+			add_us(r, &t->wakeup_gap, ts - t->last_wake_ts);
+	}
+	t->sleep_ts = 0;
+	t->last_wake_ts = ts;
+	t->act_open = 1;
+	t->act_wake_ts = ts;
+	t->act_cpu_ns = t->cpu_ns;
+	t->act_waker = waker;
+}
+
+/* @t was switched out of @cpu at @ts while not runnable: asleep. */
+static void activation_end(struct trace_report *r, struct ta_task *t,
+			   int cpu, uint64_t ts)
+{
+	struct trace_activation *a;
+
+	t->sleep_ts = ts;
+	if (!t->act_open)
+		return;
+	t->act_open = 0;
+	if (!ta_in_window(r, ts))
+		return;
+	add_us(r, &t->run_burst, t->cpu_ns - t->act_cpu_ns);
+	/* every task's: which are selected is known after the reading */
+	if (!r->opts || !r->opts->keep_activations)
+		return;
+	if (t->nacts == t->acts_cap) {
+		size_t cap = t->acts_cap ? 2 * t->acts_cap : 256;
+
+		a = realloc(t->acts, cap * sizeof(*a));
+		if (!a) {
+			r->failed = 1;
+			return;
+		}
+		t->acts = a;
+		t->acts_cap = cap;
+	}
+	a = &t->acts[t->nacts++];
+	a->wake_ns = t->act_wake_ts;
+	a->end_ns = ts;
+	a->run_ns = t->cpu_ns - t->act_cpu_ns;
+	a->waker = t->act_waker;
+	a->cpu = cpu;
+}
+
 void ta_switch(struct trace_report *r, int cpu, uint64_t ts, int prev_pid,
 	       const char *prev_comm, int prev_prio, long prev_state,
 	       int next_pid, const char *next_comm, int next_prio)
@@ -837,6 +900,7 @@ void ta_switch(struct trace_report *r, int cpu, uint64_t ts, int prev_pid,
 		} else {
 			task_leave(r, t, ts);
 			t->state = TS_SLEEPING;
+			activation_end(r, t, cpu, ts);
 		}
 	}
 
@@ -856,7 +920,8 @@ void ta_switch(struct trace_report *r, int cpu, uint64_t ts, int prev_pid,
 }
 
 void ta_waking(struct trace_report *r, uint64_t ts, int pid,
-	       const char *comm, int prio, int target_cpu, int is_new)
+	       const char *comm, int prio, int target_cpu, int is_new,
+	       int waker)
 {
 	struct ta_task *t = ta_task_get(r, pid, comm, ts);
 
@@ -881,15 +946,18 @@ void ta_waking(struct trace_report *r, uint64_t ts, int pid,
 	/* A new task has no sched_waking: it waits, but is no wakeup sample. */
 	t->waking_ts = is_new ? 0 : ts;
 	task_wait(r, t, target_cpu, ts, 0);
+	if (!is_new)
+		activation_begin(r, t, waker, ts);
 }
 
 void ta_wakeup(struct trace_report *r, uint64_t ts, int pid,
-	       const char *comm, int prio, int target_cpu, int is_new)
+	       const char *comm, int prio, int target_cpu, int is_new,
+	       int waker)
 {
 	struct ta_task *t;
 
 	if (is_new) {
-		ta_waking(r, ts, pid, comm, prio, target_cpu, 1);
+		ta_waking(r, ts, pid, comm, prio, target_cpu, 1, waker);
 		return;
 	}
 	t = ta_task_get(r, pid, comm, ts);
@@ -901,7 +969,7 @@ void ta_wakeup(struct trace_report *r, uint64_t ts, int pid,
 		return;
 	}
 	/* No sched_waking recorded: the wakeup starts the wait. */
-	ta_waking(r, ts, pid, comm, prio, target_cpu, 0);
+	ta_waking(r, ts, pid, comm, prio, target_cpu, 0, waker);
 }
 
 void ta_migrate(struct trace_report *r, uint64_t ts, int pid,

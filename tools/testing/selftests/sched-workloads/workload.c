@@ -4,6 +4,7 @@
  */
 #include <dirent.h>
 #include <errno.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -78,6 +79,38 @@ struct json_object *workload_read_json(const char *path, FILE *list,
 	return root;
 }
 
+/*
+ * "origin": what synthesize made the workload from, for fidelity:
+ * {"trace": PATH, "tasks": {TASK: PID, ...}}, each TASK one of "tasks".
+ */
+static int origin_check(const struct workload *w, const char *path,
+			struct sw_err *err)
+{
+	struct json_object *o, *v, *tasks, *wt;
+
+	if (!json_object_object_get_ex(w->block, "origin", &o))
+		return 0;
+	if (!json_object_is_type(o, json_type_object) ||
+	    !json_object_object_get_ex(o, "trace", &v) ||
+	    !json_object_is_type(v, json_type_string) ||
+	    !json_object_object_get_ex(o, "tasks", &tasks) ||
+	    !json_object_is_type(tasks, json_type_object))
+		return sw_err_set(err, SW_EXIT_BAD_WORKLOAD,
+				  "%s: \"%s.origin\": not {\"trace\": PATH, \"tasks\": {TASK: PID, ...}}",
+				  path, WORKLOAD_BLOCK_KEY);
+	json_object_object_get_ex(w->root, "tasks", &wt);
+	json_object_object_foreach(tasks, task, pid) {
+		if (!json_object_is_type(pid, json_type_int) ||
+		    json_object_get_int64(pid) <= 0 ||
+		    json_object_get_int64(pid) > INT32_MAX ||
+		    !json_object_object_get_ex(wt, task, NULL))
+			return sw_err_set(err, SW_EXIT_BAD_WORKLOAD,
+					  "%s: \"%s.origin.tasks.%s\": not a pid of a task of \"tasks\"",
+					  path, WORKLOAD_BLOCK_KEY, task);
+	}
+	return 0;
+}
+
 int workload_load(const char *path, struct workload *w, struct sw_err *err)
 {
 	const char *base = strrchr(path, '/');
@@ -133,7 +166,7 @@ int workload_load(const char *path, struct workload *w, struct sw_err *err)
 	json_object_object_foreach(w->block, key, val) {
 		static const char *const known[] = {
 			"description", "checks", "baseline", "scale", "sysctl",
-			"refusal",
+			"refusal", "origin",
 		};
 		size_t i;
 
@@ -142,11 +175,13 @@ int workload_load(const char *path, struct workload *w, struct sw_err *err)
 			;
 		if (i == ARRAY_SIZE(known)) {
 			sw_err_set(err, SW_EXIT_BAD_WORKLOAD,
-				   "%s: \"%s.%s\": unknown key (known: description, checks, baseline, scale, sysctl, refusal)",
+				   "%s: \"%s.%s\": unknown key (known: description, checks, baseline, scale, sysctl, refusal, origin)",
 				   path, WORKLOAD_BLOCK_KEY, key);
 			goto fail;
 		}
 	}
+	if (origin_check(w, path, err))
+		goto fail;
 	if (!json_object_object_get_ex(w->block, "description", &desc) ||
 	    !json_object_is_type(desc, json_type_string)) {
 		sw_err_set(err, SW_EXIT_BAD_WORKLOAD,

@@ -4,22 +4,52 @@
  * ways (trace_pages.c and libtracecmd), with its metrics and explanation.
  * Accepted, the values are finite or unknown; when both readers accept a
  * file, they must find the same metrics, as a reader that takes a
- * corrupt page for events would not.
+ * corrupt page for events would not. What trace_pages.c accepts is also
+ * made a workload of (synthesize.c), every thread chosen: that must not
+ * crash either, and fails only with a message.
  */
 #include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "fuzz_common.h"
+#include "../synthesize.h"
 #include "../trace_analyze.h"
 
 static FILE *devnull;
 
 /* 0 and @set filled, or -1 (refused). */
+/* Every thread of @r as a workload: output, or an error with a message. */
+static void synthesize_all(const struct trace_report *r)
+{
+	struct synth_opts so = { .name = "fuzz", .source = "trace.dat",
+				 .ncpus = 2 };
+	struct synth_input *in;
+	struct trace_profile *p;
+	struct sw_err err = { 0 };
+	char *text = NULL;
+	size_t n, i;
+
+	if (trace_report_profiles(r, &p, &n, &so.start_ns, &so.window_ns))
+		return;
+	in = calloc(n ? n : 1, sizeof(*in));
+	for (i = 0; in && i < n; i++) {
+		in[i].p = &p[i];
+		in[i].wakeup_lat_p90_us = NAN;
+	}
+	if (in && n && synthesize(in, n, &so, &text, &err) && !err.msg[0])
+		fuzz_fail("synthesize failed with no message");
+	free(text);
+	free(in);
+	free(p);
+}
+
 static int analyze(const char *path, int use_libtracecmd,
 		   struct metric_set *set)
 {
-	struct trace_opts opts = { .use_libtracecmd = use_libtracecmd };
+	struct trace_opts opts = { .use_libtracecmd = use_libtracecmd,
+				   .keep_activations = !use_libtracecmd };
 	struct sw_err err = { 0 };
 	struct trace_report *r;
 	int ret = 0;
@@ -38,6 +68,8 @@ static int analyze(const char *path, int use_libtracecmd,
 		devnull = fopen("/dev/null", "w");
 	if (devnull)
 		trace_report_explain(r, devnull);
+	if (!use_libtracecmd)
+		synthesize_all(r);
 	trace_report_free(r);
 	return ret;
 }

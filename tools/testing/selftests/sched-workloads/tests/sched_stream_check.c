@@ -51,9 +51,10 @@ static int feed(struct trace_report *r, const char *line)
 		    c < 0 || c >= r->ncpus)
 			return -1;
 		if (!strcmp(ev, "waking"))
-			ta_waking(r, ts, a, c1, b, c, 0);
+			ta_waking(r, ts, a, c1, b, c, 0, pid);
 		else
-			ta_wakeup(r, ts, a, c1, b, c, !strcmp(ev, "wakeup_new"));
+			ta_wakeup(r, ts, a, c1, b, c, !strcmp(ev, "wakeup_new"),
+				  pid);
 	} else if (!strcmp(ev, "migrate")) {
 		if (sscanf(line, "%d %15s %d %d", &a, c1, &e, &f) != 4 ||
 		    e < 0 || e >= r->ncpus || f < 0 || f >= r->ncpus)

@@ -266,6 +266,16 @@ class TraceFixtures(unittest.TestCase):
         self.assertEqual(len(sl), 1)
         self.assertGreaterEqual(sl[0]["wakeup_lat.count"], 99)
         self.assertGreaterEqual(sl[0]["switches.voluntary"], 100)
+        # its activations: 100 x (burn 1 ms of CPU, sleep 2 ms); a sleep
+        # ends a little late (timer slack 50 us, the wakeup), never early
+        self.assertAlmostEqual(sl[0]["run_burst.p50"], 1000, delta=50)
+        self.assertGreaterEqual(sl[0]["sleep.p50"], 2000)
+        self.assertLess(sl[0]["sleep.p50"], 2200)
+        self.assertAlmostEqual(sl[0]["wakeup_gap.p50"],
+                               sl[0]["run_burst.p50"] + sl[0]["sleep.p50"],
+                               delta=100)
+        self.assertAlmostEqual(sl[0]["wakeups.rate"] * m["system"]["system"][
+            "trace.window"] / 1e6, 100, delta=2)
         self.assertIn("reuseA", t)
         self.assertIn("reuseB", t)
         self.assertEqual(t["reuseA"]["id"], t["reuseB"]["id"],

@@ -139,6 +139,8 @@ class TestMalformedWorkloads(unittest.TestCase):
         "pooled-first-pass.json": 'checks[0].pooled: "first.slack" is one '
                                   "pass of one thread",
         "pooled-not-boolean.json": "checks[0].pooled: not true or false",
+        "origin-not-a-task.json": '"sched-workloads.origin.tasks.u": not a '
+                                  "pid of a task",
         "pooled-thread-name.json": 'checks[0].task: "crew-0" matches no '
                                    "task",
     }
