@@ -16,10 +16,12 @@
  *   (p10 to p90), with 10 activations or more, is periodic: "run" of the
  *   mean burst, then an absolute "timer" of the median gap;
  * - any other phase is bursty: SYNTH_PAIRS pairs of "run" and "sleep"
- *   taken at evenly spaced quantiles of its bursts and sleeps (the
- *   sleeps in reverse order, so long runs meet short sleeps as often as
- *   long ones), scaled so that their means are the measured means: the
- *   utilisation and the spread of both, not their order;
+ *   taken at evenly spaced quantiles of its bursts and sleeps, scaled so
+ *   that their means are the measured means (the utilisation and the
+ *   spread of both, not their order); the sleeps rise with the runs when
+ *   a burst and the sleep after it go together (Pearson r above 0.3: a
+ *   duty cycle kept), fall when they go opposite ways, and are strided
+ *   through when unrelated;
  * - a thread that never slept (no activation) runs for its whole life;
  * - a thread woken at least SYNTH_WAKER_SHARE of the time from another
  *   chosen thread's context waits for it: it "suspend"s before each
@@ -186,19 +188,48 @@ static void cut_phases(struct thread *t)
 
 /*
  * @n values at evenly spaced quantiles of sorted @v, scaled so that
- * their mean is @v's, in @order (1 rising, -1 falling).
+ * their mean is @v's, in @order: 1 rising, -1 falling, 0 shuffled (a
+ * fixed stride through them, for values unrelated to the runs').
  */
 static void quantiles(const double *v, size_t nv, double *out, int n,
 		      int order)
 {
 	double m = mean(v, nv), qm;
-	int j;
+	int j, k;
 
-	for (j = 0; j < n; j++)
-		out[order > 0 ? j : n - 1 - j] = rank(v, nv, (j + 0.5) / n);
+	for (j = 0; j < n; j++) {
+		k = order > 0 ? j : order < 0 ? n - 1 - j :
+		    n % 3 ? (3 * j) % n : j;
+		out[k] = rank(v, nv, (j + 0.5) / n);
+	}
 	qm = mean(out, n);
 	for (j = 0; j < n && qm > 0; j++)
 		out[j] *= m / qm;
+}
+
+/*
+ * How a burst and the sleep after it go together: 1 when long bursts
+ * come with long sleeps (a duty cycle kept), -1 with short ones, 0
+ * unrelated (|Pearson r| under 0.3). burst[i] is followed by sleep[i].
+ */
+static int pairing(const double *burst, const double *sleep, size_t n)
+{
+	double mb, ms, sbs = 0, sbb = 0, sss = 0, r;
+	size_t i;
+
+	if (n < 3)
+		return 0;
+	mb = mean(burst, n);
+	ms = mean(sleep, n);
+	for (i = 0; i < n; i++) {
+		sbs += (burst[i] - mb) * (sleep[i] - ms);
+		sbb += (burst[i] - mb) * (burst[i] - mb);
+		sss += (sleep[i] - ms) * (sleep[i] - ms);
+	}
+	if (sbb <= 0 || sss <= 0)
+		return 0;
+	r = sbs / sqrt(sbb * sss);
+	return r > 0.3 ? 1 : r < -0.3 ? -1 : 0;
 }
 
 static int model_phase(const struct trace_profile *p, struct phase *ph)
@@ -206,6 +237,7 @@ static int model_phase(const struct trace_profile *p, struct phase *ph)
 	size_t n = ph->a1 - ph->a0, i, nb = 0, ns = 0;
 	double *burst, *sleep, *gap, spread;
 	uint64_t len = ph->end - ph->start;
+	int order;
 
 	if (!p->nacts) {
 		/* it never slept: busy all its life */
@@ -242,6 +274,7 @@ static int model_phase(const struct trace_profile *p, struct phase *ph)
 			gap[i - ph->a0 - 1] = (a->wake_ns -
 					       p->acts[i - 1].wake_ns) / 1e3;
 	}
+	order = pairing(burst, sleep, ns);
 	qsort(burst, nb, sizeof(*burst), cmp_double);
 	qsort(sleep, ns, sizeof(*sleep), cmp_double);
 	qsort(gap, n - 1, sizeof(*gap), cmp_double);
@@ -257,7 +290,7 @@ static int model_phase(const struct trace_profile *p, struct phase *ph)
 		ph->pairs = n < SYNTH_PAIRS ? (int)n : SYNTH_PAIRS;
 		quantiles(burst, nb, ph->runs, ph->pairs, 1);
 		if (ns)
-			quantiles(sleep, ns, ph->sleeps, ph->pairs, -1);
+			quantiles(sleep, ns, ph->sleeps, ph->pairs, order);
 		for (i = 0; i < (size_t)ph->pairs; i++) {
 			ph->runs[i] = round(ph->runs[i]);
 			ph->sleeps[i] = ns ? fmax(1, round(ph->sleeps[i])) : 1;

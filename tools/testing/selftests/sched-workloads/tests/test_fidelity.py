@@ -4,10 +4,13 @@
 Three programs that are neither rt-app nor written here, each recorded
 with "sched-workloads record", made a workload of with "synthesize", and
 run against its original with "fidelity" (utilisation within 10%, wakeup
-rate within 10%, a periodic task's period within 5%, task for task):
+rate within 10%, a periodic task's period within 5%, task for task;
+utilisation only where the original's bursts are longer than what
+rt-app spends of its own on a pass, which cyclictest's are not):
 
   cyclictest   rt-tests: one SCHED_FIFO 80 thread woken every 5 ms
-  stress-ng    its cpu stressor, one worker at 30% load
+  stress-ng    its cpu stressor, one worker at 30% load, 8 s (about 70
+               wakeups: fewer have no rate to judge at 10%)
   shell loop   dash: a counting loop, then a sleep(1) child, 40 times
 
 Asserted: the workload passes check, names where it came from, gives
@@ -35,7 +38,7 @@ PROGRAMS = {
     "cyclictest": (["cyclictest", "-q", "-t", "1", "-p", "80", "-i", "5000",
                     "-l", "600", "-m"], ["-t", "cyclictest"]),
     "stress_ng": (["stress-ng", "--cpu", "1", "--cpu-load", "30",
-                   "--timeout", "3", "--quiet"], ["-t", "stress-ng-cpu"]),
+                   "--timeout", "8", "--quiet"], ["-t", "stress-ng-cpu"]),
     "shell_loop": (["sh", "-c", SHELL_LOOP], ["-t", "sh"]),
 }
 
@@ -69,22 +72,28 @@ class TestFidelity(unittest.TestCase):
             text = fh.read()
         return text, json.loads(strip_comments(text)), f
 
-    def assert_faithful(self, f):
+    def assert_faithful(self, f, utilisation=True):
         self.assertEqual(f.returncode, EXIT_PASS, f.stdout + f.stderr)
         judged = re.findall(r"^  (?:not )?ok \d+ \S+\.(\w+)$", f.stdout,
                             re.M)
-        self.assertIn("utilisation", judged, f.stdout)
+        if utilisation is not None:
+            self.assertEqual("utilisation" in judged, utilisation, f.stdout)
         self.assertIn("wakeup_rate", judged, f.stdout)
 
     def test_cyclictest(self):
         text, w, f = self.program("cyclictest")
-        tasks = [t for t in w["tasks"].values()
-                 if t["policy"] == "SCHED_FIFO"]
-        self.assertEqual(len(tasks), 1, text)
-        self.assertEqual(tasks[0]["priority"], 80)
+        fifo = [n for n, t in w["tasks"].items()
+                if t["policy"] == "SCHED_FIFO"]
+        self.assertEqual(len(fifo), 1, text)
+        self.assertEqual(w["tasks"][fifo[0]]["priority"], 80)
         self.assertIn("cyclictest", text)
-        self.assert_faithful(f)
-        self.assertRegex(f.stdout, r"ok \d+ cyclictest\.\w+\.period")
+        # the measuring thread's bursts (5 us) are shorter than what
+        # rt-app spends on a pass of its own: said, not judged; its rate
+        # and period are (the main thread's utilisation may be either)
+        self.assert_faithful(f, utilisation=None)
+        self.assertIn("%s: utilisation not judged" % fifo[0], f.stdout)
+        self.assertRegex(f.stdout,
+                         r"(?m)^  ok \d+ cyclictest\.%s\.period$" % fifo[0])
 
     def test_stress_ng(self):
         _, w, f = self.program("stress_ng")

@@ -22,6 +22,8 @@ IS_ROOT = os.geteuid() == 0
 RESULTS = "/tmp/sched-workloads-live-tests"
 CGROUP_ROOT = "/sys/fs/cgroup/cpu"
 BREAKERS = sorted(glob.glob(os.path.join(HERE, "breakers", "*.json")))
+BUSY = "# SKIP machine too busy"
+BUSY_TRIES = 3
 
 
 def strip_comments(text):
@@ -152,8 +154,17 @@ class TestBrokenProperties(unittest.TestCase):
         for path in BREAKERS:
             spec = load_json(path)
             with self.subTest(workload=spec["workload"]):
-                with tempfile.TemporaryDirectory() as tmp, live_lock():
-                    r = run_broken(spec, tmp)
+                # another tenant of the machine (the VM's own agent, at
+                # 5-8% for seconds) makes the run skip, judging nothing:
+                # that is no answer, so the run is taken again
+                for _ in range(BUSY_TRIES):
+                    with tempfile.TemporaryDirectory() as tmp, live_lock():
+                        r = run_broken(spec, tmp)
+                    if BUSY not in r.stdout:
+                        break
+                else:
+                    self.skipTest("%s: %s %d times"
+                                  % (spec["workload"], BUSY, BUSY_TRIES))
                 sub = {name: ok for indent, ok, name, _
                        in ktap_results(r.stdout) if indent == 2}
                 for name in spec["expect_fail"]:
