@@ -135,7 +135,7 @@ static double utilisation(const struct side *s, int pid)
 	return ns ? (double)cpu / ns : NAN;
 }
 
-/* The mean "run" of a pass of @task, in us: what its bursts should be. */
+/* The mean run of a pass of @task, in us: what its bursts should be. */
 static double run_asked(struct json_object *tasks, const char *task)
 {
 	struct json_object *t, *phases, *loop;
@@ -151,7 +151,7 @@ static double run_asked(struct json_object *tasks, const char *task)
 		if (json_object_object_get_ex(ph, "loop", &loop))
 			loops = json_object_get_double(loop);
 		json_object_object_foreach(ph, key, val) {
-			if (strncmp(key, "run", 3) || !strncmp(key, "runtime", 7))
+			if (strncmp(key, "run", 3))	/* run and runtime */
 				continue;
 			sum += json_object_get_double(val);
 			n++;
@@ -308,7 +308,7 @@ static int judge_copy(const struct workload *w, const char *orig_path,
 		       run_asked(wtasks, task);
 		burst = metric(&o, opid, "run_burst.mean");
 		if (!isnan(cost))
-			printf("  # %s: the copy's bursts are %.1f us longer than the run asked, on average (rt-app's own work on a pass, runs that merged)\n",
+			printf("  # %s: the copy's bursts average %+.1f us against the run asked (rt-app's own work on a pass; runs merged or cut)\n",
 			       task, cost);
 		if (burst < FID_SHORT_US)
 			printf("  # %s: utilisation not judged: its bursts (%.1f us on average) are under %d us, of which rt-app's own work on a pass would be more than 10%%; copy %.4g, original %.4g of a CPU\n",

@@ -13,9 +13,9 @@
  *   wakeup rate stay within 25% (2% of a CPU) of the phase's go into one
  *   phase; at most SYNTH_PHASES;
  * - a phase whose wakeup gaps spread by at most 10% of their median
- *   (p10 to p90), with 10 activations or more, is periodic: "run" of the
+ *   (p10 to p90), with 10 activations or more, is periodic: a run of the
  *   mean burst, then an absolute "timer" of the median gap;
- * - any other phase is bursty: SYNTH_PAIRS pairs of "run" and "sleep"
+ * - any other phase is bursty: SYNTH_PAIRS pairs of run and "sleep"
  *   taken at evenly spaced quantiles of its bursts and sleeps, scaled so
  *   that their means are the measured means (the utilisation and the
  *   spread of both, not their order); the sleeps rise with the runs when
@@ -28,8 +28,11 @@
  *   burst, and the waker "resume"s it after each of its own, when their
  *   activation counts agree within 25%; else the relation is only named.
  *
- * rt-app's "run" is calibrated work, not wall time: a burst is the CPU
- * time the original used, which a preempted copy still gets. The draft
+ * A burst is a "runtime" event of the CPU time the original used: wall
+ * time on a CPU of its own, whatever the host's speed. A "run" (loops of
+ * calibrated work) would take 43% more CPU time while this class's host
+ * is slow (the rate.p50 drift of its qualification), and make a copy as
+ * slow as the host rather than like its original. The draft
  * verdict block holds the copy to the original's own measurements with
  * the margins stated in each "why".
  */
@@ -466,7 +469,7 @@ static struct json_object *phase_json(const struct thread *t,
 
 	add_int(o, "loop", ph->loops);
 	if (ph->kind == PH_BUSY) {
-		add_int(o, "run", ph->run_us);
+		add_int(o, "runtime", ph->run_us);
 		return o;
 	}
 	for (j = 0; j < pairs; j++) {
@@ -477,7 +480,7 @@ static struct json_object *phase_json(const struct thread *t,
 			add_event(o, "suspend", j,
 				  json_object_new_string(t->task));
 		if (run >= 1)
-			add_event(o, "run", j,
+			add_event(o, "runtime", j,
 				  json_object_new_int64((int64_t)run));
 		if (wakes)
 			add_event(o, "resume", j, json_object_new_string(wakes));
