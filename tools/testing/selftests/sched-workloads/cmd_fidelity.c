@@ -60,6 +60,14 @@ struct side {
 	uint64_t start, win;
 };
 
+static void side_free(struct side *s)
+{
+	free(s->prof);
+	metric_set_free(&s->set);
+	trace_report_free(s->r);
+	memset(s, 0, sizeof(*s));
+}
+
 static int side_read(const char *path, struct side *s, struct sw_err *err)
 {
 	struct trace_opts o = { 0 };
@@ -68,29 +76,17 @@ static int side_read(const char *path, struct side *s, struct sw_err *err)
 	if (trace_analyze(path, &o, &s->r, err))
 		return -1;
 	if (trace_report_add_metrics(s->r, &o, &s->set) ||
-	    trace_report_profiles(s->r, &s->prof, &s->n, &s->start, &s->win))
+	    trace_report_profiles(s->r, &s->prof, &s->n, &s->start, &s->win)) {
+		side_free(s);
 		return sw_err_set(err, SW_EXIT_RUN_ERROR, "out of memory");
+	}
 	return 0;
-}
-
-static void side_free(struct side *s)
-{
-	free(s->prof);
-	metric_set_free(&s->set);
-	trace_report_free(s->r);
 }
 
 /* A trace metric of the task with pid @pid; NAN if none. */
 static double metric(const struct side *s, int pid, const char *name)
 {
-	size_t i;
-
-	for (i = 0; i < s->set.n; i++)
-		if (s->set.v[i].def->source == SRC_TRACE_TASK &&
-		    s->set.v[i].id == pid &&
-		    !strcmp(s->set.v[i].def->name, name))
-			return s->set.v[i].value;
-	return NAN;
+	return metric_set_value(&s->set, SRC_TRACE_TASK, pid, name);
 }
 
 /* The pid of the copy's thread named @task (its comm); 0 if none. */
@@ -267,23 +263,21 @@ static int run_copy(const struct workload *w, const char *dir, char *trace,
 	return 0;
 }
 
+/* The copy's trace against the original's @o (read from @orig_path). */
 static int judge_copy(const struct workload *w, const char *orig_path,
-		   const char *copy_path, struct sw_err *err)
+		      const struct side *o, const char *copy_path,
+		      struct sw_err *err)
 {
 	struct json_object *origin, *tasks, *wtasks;
-	struct side o, c;
+	struct side c;
 	struct verdicts v = { 0 };
 	int ntasks = 0;
 
 	json_object_object_get_ex(w->block, "origin", &origin);
 	json_object_object_get_ex(origin, "tasks", &tasks);
 	json_object_object_get_ex(w->root, "tasks", &wtasks);
-	if (side_read(orig_path, &o, err))
-		return -1;
-	if (side_read(copy_path, &c, err)) {
-		side_free(&o);
-		return -1;
-	}
+	if (side_read(copy_path, &c, err))
+		return err->code;
 	printf("TAP version 13\n1..1\n  KTAP version 1\n");
 	json_object_object_foreach(tasks, n0, p0) {
 		(void)n0;
@@ -293,7 +287,7 @@ static int judge_copy(const struct workload *w, const char *orig_path,
 	printf("  # %s: original %s, copy %s\n", w->name, orig_path, copy_path);
 	json_object_object_foreach(tasks, task, pidj) {
 		int opid = json_object_get_int(pidj), cpid = pid_named(&c, task);
-		double wakeups = metric(&o, opid, "wakeups.rate") * (o.win / 1e9);
+		double wakeups = metric(o, opid, "wakeups.rate") * (o->win / 1e9);
 		double cost, burst;
 
 		if (!cpid) {
@@ -306,38 +300,37 @@ static int judge_copy(const struct workload *w, const char *orig_path,
 		}
 		cost = metric(&c, cpid, "run_burst.mean") -
 		       run_asked(wtasks, task);
-		burst = metric(&o, opid, "run_burst.mean");
+		burst = metric(o, opid, "run_burst.mean");
 		if (!isnan(cost))
 			printf("  # %s: the copy's bursts average %+.1f us against the run asked (rt-app's own work on a pass; runs merged or cut)\n",
 			       task, cost);
 		if (burst < FID_SHORT_US)
 			printf("  # %s: utilisation not judged: its bursts (%.1f us on average) are under %d us, of which rt-app's own work on a pass would be more than 10%%; copy %.4g, original %.4g of a CPU\n",
 			       task, burst, FID_SHORT_US,
-			       utilisation(&c, cpid), utilisation(&o, opid));
+			       utilisation(&c, cpid), utilisation(o, opid));
 		else
 			judge(&v, w->name, task, "utilisation",
-			      utilisation(&c, cpid), utilisation(&o, opid),
+			      utilisation(&c, cpid), utilisation(o, opid),
 			      FID_UTIL_REL, FID_UTIL_ABS, "of a CPU");
 		if (!(wakeups >= FID_MIN_WAKEUPS)) {
 			printf("  # %s: %.0f wakeups in the original: no rate or period to compare\n",
 			       task, wakeups);
 		} else {
 			judge(&v, w->name, task, "wakeup_rate",
-			      wakeup_rate(&c, cpid), wakeup_rate(&o, opid),
+			      wakeup_rate(&c, cpid), wakeup_rate(o, opid),
 			      FID_RATE_REL, 0, "/s");
 			if (periodic(wtasks, task))
 				judge(&v, w->name, task, "period",
 				      metric(&c, cpid, "wakeup_gap.p50"),
-				      metric(&o, opid, "wakeup_gap.p50"),
+				      metric(o, opid, "wakeup_gap.p50"),
 				      FID_PERIOD_REL, 0, "us");
 		}
-		info(&c, cpid, &o, opid, task);
+		info(&c, cpid, o, opid, task);
 	}
 	printf("  1..%d\n", v.n);
 	printf("# %s: %d of %d comparisons within their tolerance, %d tasks\n",
 	       w->name, v.n - v.failed, v.n, ntasks);
 	printf("%sok 1 %s.fidelity\n", v.failed ? "not " : "", w->name);
-	side_free(&o);
 	side_free(&c);
 	return v.failed ? SW_EXIT_FAIL : 0;
 }
@@ -364,6 +357,7 @@ int cmd_fidelity(int argc, char **argv)
 	struct sw_err err = { 0 };
 	struct verdict_block vb = { 0 };
 	struct workload w = { 0 };
+	struct side o = { 0 };
 	char dir[PATH_MAX], trace[PATH_MAX];
 	const char *root = NULL;
 	int c, ret;
@@ -396,17 +390,12 @@ int cmd_fidelity(int argc, char **argv)
 				 "%s: no \"%s.origin\": not made by synthesize, nothing to compare it with",
 				 w.path, WORKLOAD_BLOCK_KEY);
 	/* the original is read first: a bad one wastes no run */
-	if (!ret) {
-		struct side o;
-
+	if (!ret)
 		ret = side_read(argv[optind], &o, &err);
-		if (!ret)
-			side_free(&o);
-	}
 	if (!ret)
 		ret = run_copy(&w, dir, trace, sizeof(trace), &err);
 	if (!ret)
-		ret = judge_copy(&w, argv[optind], trace, &err);
+		ret = judge_copy(&w, argv[optind], &o, trace, &err);
 	else
 		ret = err.code;
 	if (ret && err.msg[0]) {
@@ -414,6 +403,7 @@ int cmd_fidelity(int argc, char **argv)
 		if (ret == SW_EXIT_SKIP)
 			printf("TAP version 13\n1..0 # SKIP %s\n", err.msg);
 	}
+	side_free(&o);
 	workload_free(&w);
 	verdict_block_free(&vb);
 	return ret;

@@ -188,19 +188,6 @@ static int load_record(struct choice *c, const char *trace, const char *path,
 	return 0;
 }
 
-/* The wakeup_lat.p90 the analyser measured for pid @pid; NAN if none. */
-static double lat_p90(const struct metric_set *set, int pid)
-{
-	size_t i;
-
-	for (i = 0; i < set->n; i++)
-		if (set->v[i].def->source == SRC_TRACE_TASK &&
-		    set->v[i].id == pid &&
-		    !strcmp(set->v[i].def->name, "wakeup_lat.p90"))
-			return set->v[i].value;
-	return NAN;
-}
-
 /* The output through workload_check(), as "check" would take it. */
 static int check_output(const char *text, const char *out, struct sw_err *err)
 {
@@ -258,7 +245,9 @@ static int run(const char *trace, struct choice *c, const char *out,
 			continue;
 		in[n].p = &prof[i];
 		sched_from_record(c, prof[i].pid, &in[n].sched);
-		in[n].wakeup_lat_p90_us = lat_p90(&set, prof[i].pid);
+		in[n].wakeup_lat_p90_us = metric_set_value(&set, SRC_TRACE_TASK,
+							    prof[i].pid,
+							    "wakeup_lat.p90");
 		n++;
 	}
 	if (!n) {

@@ -138,6 +138,18 @@ int metric_set_add_entity(struct metric_set *set, enum metric_source src,
 	return set->events ? add_series(set->events, src, entity, name) : 0;
 }
 
+double metric_set_value(const struct metric_set *set, enum metric_source src,
+			int id, const char *name)
+{
+	size_t i;
+
+	for (i = 0; i < set->n; i++)
+		if (set->v[i].def->source == src && set->v[i].id == id &&
+		    !strcmp(set->v[i].def->name, name))
+			return set->v[i].value;
+	return NAN;
+}
+
 void metric_set_free(struct metric_set *set)
 {
 	free(set->v);

@@ -131,6 +131,9 @@ struct metric_set {
 int metric_set_add_entity(struct metric_set *set, enum metric_source src,
 			  const void *entity, const char *name,
 			  const char *group, int id);
+/* The value of metric @name of entity @id of @src; NAN when not there. */
+double metric_set_value(const struct metric_set *set, enum metric_source src,
+			int id, const char *name);
 /* Appends one value (no series). */
 int metric_set_push(struct metric_set *set, const struct metric_value *mv);
 void metric_set_free(struct metric_set *set);

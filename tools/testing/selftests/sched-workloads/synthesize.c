@@ -81,33 +81,6 @@ struct thread {
 	int left_out;
 };
 
-static int cmp_double(const void *a, const void *b)
-{
-	double x = *(const double *)a, y = *(const double *)b;
-
-	return x < y ? -1 : x > y;
-}
-
-/* Nearest-rank quantile of sorted @v (stats.h's definition). */
-static double rank(const double *v, size_t n, double q)
-{
-	size_t k = (size_t)ceil(q * n - 1e-9);
-
-	if (!n)
-		return NAN;
-	return v[k < 1 ? 0 : k > n ? n - 1 : k - 1];
-}
-
-static double mean(const double *v, size_t n)
-{
-	double s = 0;
-	size_t i;
-
-	for (i = 0; i < n; i++)
-		s += v[i];
-	return n ? s / n : NAN;
-}
-
 /* Utilisation and wakeup rate of activations [a0, a1) over @ns. */
 static void slice_stats(const struct trace_profile *p, size_t a0, size_t a1,
 			uint64_t ns, double *util, double *rate)
@@ -128,36 +101,33 @@ static int differs(double a, double b, double abs_tol)
 	return d > abs_tol && d > SYNTH_CHANGE_REL * fmax(a, b);
 }
 
-/* The median gap between the wakeups of activations [a0, a1), in ns. */
-static double median_gap(const struct trace_profile *p, size_t a0, size_t a1)
+/* The gaps between the wakeups of activations [a0, a1) into @gap, in us. */
+static int gaps(const struct trace_profile *p, size_t a0, size_t a1,
+		struct series *gap)
 {
-	double *g, m;
-	size_t i, n = 0;
+	size_t i;
 
-	if (a1 - a0 < 2)
-		return NAN;
-	g = malloc((a1 - a0) * sizeof(*g));
-	if (!g)
-		return NAN;
 	for (i = a0 + 1; i < a1; i++)
-		g[n++] = p->acts[i].wake_ns - p->acts[i - 1].wake_ns;
-	qsort(g, n, sizeof(*g), cmp_double);
-	m = rank(g, n, 0.5);
-	free(g);
-	return m;
+		if (series_add(gap, (p->acts[i].wake_ns -
+				     p->acts[i - 1].wake_ns) / 1e3))
+			return -1;
+	return 0;
 }
 
 /* Cuts @t's life into phases of like utilisation and wakeup rate. */
 static void cut_phases(struct thread *t)
 {
 	const struct trace_profile *p = t->in->p;
-	double gap = median_gap(p, 0, p->nacts);
+	struct series gap = { 0 };
 	uint64_t slice = SYNTH_SLICE_NS, s;
 	size_t a = 0, b;
-	double u0 = 0, r0 = 0;
+	double u0 = 0, r0 = 0, median;
 
-	if (!isnan(gap) && 20 * gap > slice)
-		slice = (uint64_t)(20 * gap);
+	/* out of memory: no gap, slices of a second */
+	median = gaps(p, 0, p->nacts, &gap) ? NAN : series_stat(&gap, STAT_P50);
+	series_free(&gap);
+	if (!isnan(median) && 20e3 * median > slice)
+		slice = (uint64_t)(20e3 * median);
 	t->nph = 0;
 	for (s = t->start; s < t->end; s += slice) {
 		uint64_t e = s + slice < t->end ? s + slice : t->end;
@@ -190,57 +160,72 @@ static void cut_phases(struct thread *t)
 }
 
 /*
- * @n values at evenly spaced quantiles of sorted @v, scaled so that
- * their mean is @v's, in @order: 1 rising, -1 falling, 0 shuffled (a
- * fixed stride through them, for values unrelated to the runs').
+ * @n values at evenly spaced quantiles of @v, scaled so that their mean
+ * is @v's, in @order: 1 rising, -1 falling, 0 shuffled (a fixed stride
+ * through them, for values unrelated to the runs').
  */
-static void quantiles(const double *v, size_t nv, double *out, int n,
-		      int order)
+static void quantiles(struct series *v, double *out, int n, int order)
 {
-	double m = mean(v, nv), qm;
+	double m = series_stat(v, STAT_MEAN), qm = 0;
 	int j, k;
 
 	for (j = 0; j < n; j++) {
 		k = order > 0 ? j : order < 0 ? n - 1 - j :
 		    n % 3 ? (3 * j) % n : j;
-		out[k] = rank(v, nv, (j + 0.5) / n);
+		out[k] = series_percentile(v, 100 * (j + 0.5) / n);
+		qm += out[k] / n;
 	}
-	qm = mean(out, n);
 	for (j = 0; j < n && qm > 0; j++)
 		out[j] *= m / qm;
 }
 
-/*
- * How a burst and the sleep after it go together: 1 when long bursts
- * come with long sleeps (a duty cycle kept), -1 with short ones, 0
- * unrelated (|Pearson r| under 0.3). burst[i] is followed by sleep[i].
- */
-static int pairing(const double *burst, const double *sleep, size_t n)
+/* The sleep after activation @i (to the next wakeup) in us, or NAN. */
+static double sleep_after(const struct trace_profile *p, size_t i)
 {
-	double mb, ms, sbs = 0, sbb = 0, sss = 0, r;
+	if (i + 1 >= p->nacts || p->acts[i + 1].wake_ns <= p->acts[i].end_ns)
+		return NAN;
+	return (p->acts[i + 1].wake_ns - p->acts[i].end_ns) / 1e3;
+}
+
+/*
+ * How a burst and the sleep after it go together in activations
+ * [a0, a1): 1 when long bursts come with long sleeps (a duty cycle
+ * kept), -1 with short ones, 0 unrelated (|Pearson r| under 0.3).
+ */
+static int pairing(const struct trace_profile *p, size_t a0, size_t a1)
+{
+	double sb = 0, ss = 0, sbs = 0, sbb = 0, sss = 0, n = 0, vb, vs, r;
 	size_t i;
 
+	for (i = a0; i < a1; i++) {
+		double b = p->acts[i].run_ns / 1e3, z = sleep_after(p, i);
+
+		if (isnan(z))
+			continue;
+		n++;
+		sb += b;
+		ss += z;
+		sbs += b * z;
+		sbb += b * b;
+		sss += z * z;
+	}
 	if (n < 3)
 		return 0;
-	mb = mean(burst, n);
-	ms = mean(sleep, n);
-	for (i = 0; i < n; i++) {
-		sbs += (burst[i] - mb) * (sleep[i] - ms);
-		sbb += (burst[i] - mb) * (burst[i] - mb);
-		sss += (sleep[i] - ms) * (sleep[i] - ms);
-	}
-	if (sbb <= 0 || sss <= 0)
+	vb = sbb - sb * sb / n;
+	vs = sss - ss * ss / n;
+	if (vb <= 0 || vs <= 0)
 		return 0;
-	r = sbs / sqrt(sbb * sss);
+	r = (sbs - sb * ss / n) / sqrt(vb * vs);
 	return r > 0.3 ? 1 : r < -0.3 ? -1 : 0;
 }
 
 static int model_phase(const struct trace_profile *p, struct phase *ph)
 {
-	size_t n = ph->a1 - ph->a0, i, nb = 0, ns = 0;
-	double *burst, *sleep, *gap, spread;
+	struct series burst = { 0 }, sleep = { 0 }, gap = { 0 };
+	size_t n = ph->a1 - ph->a0, i;
 	uint64_t len = ph->end - ph->start;
-	int order;
+	double spread, period;
+	int ret = -1;
 
 	if (!p->nacts) {
 		/* it never slept: busy all its life */
@@ -258,52 +243,41 @@ static int model_phase(const struct trace_profile *p, struct phase *ph)
 		ph->loops = 1;
 		return 0;
 	}
-	burst = malloc(n * sizeof(*burst));
-	sleep = malloc(n * sizeof(*sleep));
-	gap = malloc(n * sizeof(*gap));
-	if (!burst || !sleep || !gap) {
-		free(burst);
-		free(sleep);
-		free(gap);
-		return -1;
-	}
 	for (i = ph->a0; i < ph->a1; i++) {
-		const struct trace_activation *a = &p->acts[i];
+		double z = sleep_after(p, i);
 
-		burst[nb++] = a->run_ns / 1e3;
-		if (i + 1 < p->nacts && p->acts[i + 1].wake_ns > a->end_ns)
-			sleep[ns++] = (p->acts[i + 1].wake_ns - a->end_ns) / 1e3;
-		if (i > ph->a0)
-			gap[i - ph->a0 - 1] = (a->wake_ns -
-					       p->acts[i - 1].wake_ns) / 1e3;
+		if (series_add(&burst, p->acts[i].run_ns / 1e3) ||
+		    (!isnan(z) && series_add(&sleep, z)))
+			goto out;
 	}
-	order = pairing(burst, sleep, ns);
-	qsort(burst, nb, sizeof(*burst), cmp_double);
-	qsort(sleep, ns, sizeof(*sleep), cmp_double);
-	qsort(gap, n - 1, sizeof(*gap), cmp_double);
-	spread = rank(gap, n - 1, 0.9) - rank(gap, n - 1, 0.1);
-	if (n >= SYNTH_PERIODIC_MIN &&
-	    spread <= SYNTH_PERIODIC_SPREAD * rank(gap, n - 1, 0.5)) {
+	if (gaps(p, ph->a0, ph->a1, &gap))
+		goto out;
+	period = series_stat(&gap, STAT_P50);
+	spread = series_stat(&gap, STAT_P90) - series_stat(&gap, STAT_P10);
+	if (n >= SYNTH_PERIODIC_MIN && spread <= SYNTH_PERIODIC_SPREAD * period) {
 		ph->kind = PH_PERIODIC;
-		ph->period_us = round(rank(gap, n - 1, 0.5));
-		ph->run_us = round(mean(burst, nb));
+		ph->period_us = round(period);
+		ph->run_us = round(series_stat(&burst, STAT_MEAN));
 		ph->loops = (long)fmax(1, round(len / 1e3 / ph->period_us));
 	} else {
 		ph->kind = PH_BURSTY;
 		ph->pairs = n < SYNTH_PAIRS ? (int)n : SYNTH_PAIRS;
-		quantiles(burst, nb, ph->runs, ph->pairs, 1);
-		if (ns)
-			quantiles(sleep, ns, ph->sleeps, ph->pairs, order);
+		quantiles(&burst, ph->runs, ph->pairs, 1);
+		if (sleep.n)
+			quantiles(&sleep, ph->sleeps, ph->pairs,
+				  pairing(p, ph->a0, ph->a1));
 		for (i = 0; i < (size_t)ph->pairs; i++) {
 			ph->runs[i] = round(ph->runs[i]);
-			ph->sleeps[i] = ns ? fmax(1, round(ph->sleeps[i])) : 1;
+			ph->sleeps[i] = sleep.n ? fmax(1, round(ph->sleeps[i])) : 1;
 		}
 		ph->loops = (long)fmax(1, round((double)n / ph->pairs));
 	}
-	free(burst);
-	free(sleep);
-	free(gap);
-	return 0;
+	ret = 0;
+out:
+	series_free(&burst);
+	series_free(&sleep);
+	series_free(&gap);
+	return ret;
 }
 
 /* Task names: the comm as an entity name, "_k" when several share it. */

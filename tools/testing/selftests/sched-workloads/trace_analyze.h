@@ -110,7 +110,6 @@ struct trace_profile {
 	int prio;			/* kernel prio at its last switch; 120 unknown */
 	uint64_t first_ns, last_ns;	/* first and last event of it */
 	uint64_t cpu_ns;		/* in the window */
-	const uint64_t *cpu_ns_on;	/* [ncpus] */
 	const struct trace_activation *acts;	/* ended in the window */
 	size_t nacts;
 };
@@ -124,7 +123,6 @@ struct trace_profile {
 int trace_report_profiles(const struct trace_report *r,
 			  struct trace_profile **out, size_t *n,
 			  uint64_t *start_ns, uint64_t *win_ns);
-int trace_report_ncpus(const struct trace_report *r);
 
 /* Why metrics are unknown ("empty trace", ...), or NULL. */
 const char *trace_report_note(const struct trace_report *r);

@@ -7,11 +7,6 @@
 
 #include "trace_internal.h"
 
-int trace_report_ncpus(const struct trace_report *r)
-{
-	return r->ncpus;
-}
-
 int trace_report_profiles(const struct trace_report *r,
 			  struct trace_profile **out, size_t *n,
 			  uint64_t *start_ns, uint64_t *win_ns)
@@ -37,7 +32,6 @@ int trace_report_profiles(const struct trace_report *r,
 		p[i].first_ns = t->first_ts;
 		p[i].last_ns = t->last_ts;
 		p[i].cpu_ns = t->cpu_ns;
-		p[i].cpu_ns_on = t->cpu_ns_on;
 		p[i].acts = t->acts;
 		p[i].nacts = t->nacts;
 	}
