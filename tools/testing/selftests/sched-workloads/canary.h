@@ -29,12 +29,15 @@
 /*
  * Measures the machine for about a second and adds SRC_CANARY entities
  * to @set: "cpu<N>" for each measured CPU, then "system" (all of them
- * pooled). Three phases, one after the other; in each, every measured
+ * pooled). Four phases, one after the other; in each, every measured
  * CPU runs one thread of the canary and nothing else of it:
  *
  *   loop   (~50 ms) a thread pinned to each CPU, SCHED_FIFO, runs a
  *          fixed integer recurrence in 10 chunks: canary.loop_ns is the
  *          median wall time per iteration (host steal, frequency);
+ *   libm   (~30 ms) the same with rt-app's own loop, four libm ldexp()
+ *          calls a step: canary.libm_ns. A host slowed it by 40% for a
+ *          minute while loop_ns moved 1%, and rt-app's rates with it;
  *   timer  (0.31 s) a thread pinned to each CPU, SCHED_FIFO, sleeps to
  *          absolute CLOCK_MONOTONIC expiries 1 ms apart (the CPUs'
  *          expiries interleaved): canary.timer_lat.* is wakeup time minus
@@ -46,7 +49,7 @@
  *          from the waker's futex call to the wakee running (the IPI
  *          path); on a CPU entity, the wakeups that CPU received.
  *
- * 0.87 s on 2 CPUs. When the kernel refuses SCHED_FIFO, the threads run
+ * 0.93 s on 2 CPUs. When the kernel refuses SCHED_FIFO, the threads run
  * SCHED_OTHER (timer slack 1 ns) and canary.fifo is 0: the values then
  * include whatever else runs there and do not compare with a FIFO
  * baseline. Threads are created and joined inside; the caller's
@@ -79,6 +82,7 @@ int canary_measure(struct metric_set *set, struct sw_err *err);
  *   faster  iff  cur < lo - max(rel * lo, abs)
  * so a value must be beyond the range by both margins to count:
  *   canary.loop_ns        15%, 0.05 ns
+ *   canary.libm_ns        15%, 0.2 ns
  *   canary.timer_lat.p50  30%, 10 us
  *   canary.wake_lat.p50   30%, 10 us
  *   canary.timer_lat.p90  50%, 20 us
@@ -96,7 +100,8 @@ int canary_compare(const double *base, size_t nb, double cur,
  * Whether the canary of a round (@cur: one measurement) says the machine
  * is slower than when the baseline (@base: one measurement per
  * repetition) was recorded: the "system" values of canary.loop_ns,
- * canary.timer_lat.p50 and canary.wake_lat.p50 by canary_compare().
+ * canary.libm_ns, canary.timer_lat.p50 and canary.wake_lat.p50 by
+ * canary_compare().
  * Returns +1 when one of them is slower, 0 otherwise (and when the two
  * are not comparable: canary.fifo differs, or nothing is measured on one
  * side). @buf gets the values that moved against the baseline's range,
@@ -105,5 +110,14 @@ int canary_compare(const double *base, size_t nb, double cur,
  */
 int canary_shifted(const struct sample_set *base, const struct sample_set *cur,
 		   char *buf, size_t len);
+
+/*
+ * The same for the CPU's own speed alone (canary.loop_ns, canary.libm_ns):
+ * +1 when the CPU ran the canary's loops slower than in the baseline. A
+ * metric of work per us (metric_def.cpu_speed) moves with them whatever
+ * the kernel does.
+ */
+int canary_cpu_slower(const struct sample_set *base,
+		      const struct sample_set *cur, char *buf, size_t len);
 
 #endif /* SW_CANARY_H */

@@ -67,6 +67,11 @@ struct metric_def {
 	unsigned int needs;	/* NEEDS_*, for a task's metric */
 	/* A thread's own (its first pass): not defined for threads pooled. */
 	int thread_only;
+	/*
+	 * Work done per us of CPU: it follows the CPU's own speed, which a
+	 * host slows for minutes at a time (canary_cpu_slower()).
+	 */
+	int cpu_speed;
 };
 
 /*

@@ -95,6 +95,11 @@ static double rtapp_missed(const void *entity, const struct metric_def *def)
 	.needs = nd }
 #define S(n, u, ser, stat, h) \
 	ROW(n, u, rtapp_series_metric, SERIES_ARG(ser, stat), h, NEEDS_OF(ser))
+/* A rate of rt-app's loop: follows the CPU's speed. */
+#define SPEED(n, stat, h) { .name = n, .unit = "loops/us", \
+	.source = SRC_RTAPP_TASK, .extract = rtapp_series_metric, \
+	.arg = SERIES_ARG(RS_RATE, stat), .help = h, \
+	.needs = NEEDS_OF(RS_RATE), .cpu_speed = 1 }
 /* A tail of series @sname: compared on pooled events (change.h). */
 #define T(n, u, ser, stat, h, sname, side, quantile) { .name = n, \
 	.unit = u, .source = SRC_RTAPP_TASK, .extract = rtapp_series_metric, \
@@ -151,10 +156,10 @@ const struct metric_def rtapp_metric_defs[] = {
 	  TAIL_HIGH, 0.99),
 	T("period_jitter.max", "us", RS_PERIOD_JITTER, STAT_MAX,
 	  "largest |period - c_period|", "period_jitter", TAIL_HIGH, 1),
-	S("rate.p50", "loops/us", RS_RATE, STAT_P50,
-	  "median of perf / run: work done per us inside run events"),
-	S("rate.p10", "loops/us", RS_RATE, STAT_P10,
-	  "10th percentile of perf / run (the passes that got least CPU)"),
+	SPEED("rate.p50", STAT_P50,
+	      "median of perf / run: work done per us inside run events"),
+	SPEED("rate.p10", STAT_P10,
+	      "10th percentile of perf / run (the passes that got least CPU)"),
 	ROW("step.missed_periods", "count", rtapp_step_missed, 0,
 	    "overruns from the first duty step (c_duration x2) to a pass on time",
 	    NEEDS_TIMER),

@@ -18,8 +18,8 @@ from swtest import BINARY, CHILD_ENV, EXIT_USAGE, live_lock, sw
 
 IS_ROOT = os.geteuid() == 0
 MAX_CPUS = 8
-VALUES = ["canary.loop_ns", "canary.timer_lat.p50", "canary.timer_lat.p90",
-          "canary.wake_lat.p50"]
+VALUES = ["canary.loop_ns", "canary.libm_ns", "canary.timer_lat.p50",
+          "canary.timer_lat.p90", "canary.wake_lat.p50"]
 CGROUP_CPU = "/sys/fs/cgroup/cpu"
 
 
@@ -56,7 +56,8 @@ class TestCanaryRule(unittest.TestCase):
     """canary_compare() through "canary --compare", worked by hand.
 
     Margins (canary.h): timer_lat.p50 and wake_lat.p50 30% / 10 us,
-    timer_lat.p90 50% / 20 us, loop_ns 15% / 0.05 ns.
+    timer_lat.p90 50% / 20 us, loop_ns 15% / 0.05 ns, libm_ns 15% /
+    0.2 ns.
     """
 
     def test_inside(self):
@@ -115,6 +116,18 @@ class TestCanaryRule(unittest.TestCase):
         self.assertEqual(compare("canary.loop_ns", base, 2.1)[0], "slower")
         self.assertEqual(compare("canary.loop_ns", base, 1.4)[0], "normal")
         self.assertEqual(compare("canary.loop_ns", base, 1.3)[0], "faster")
+        # libm_ns: hi 13.6 + max(2.04, 0.2) = 15.64; lo 13.4 - 2.01 =
+        # 11.39. Below 1.33 ns the 0.2 ns floor is the wider margin:
+        # hi 1.0 + 0.2.
+        base = [13.4, 13.5, 13.6]
+        self.assertEqual(compare("canary.libm_ns", base, 15.6)[0], "normal")
+        self.assertEqual(compare("canary.libm_ns", base, 15.7)[0], "slower")
+        self.assertEqual(compare("canary.libm_ns", base, 11.4)[0], "normal")
+        self.assertEqual(compare("canary.libm_ns", base, 11.3)[0], "faster")
+        self.assertEqual(compare("canary.libm_ns", [1.0], 1.19)[0],
+                         "normal")
+        self.assertEqual(compare("canary.libm_ns", [1.0], 1.21)[0],
+                         "slower")
         # timer_lat.p90: hi 60 + max(30, 20) = 90.
         base = [40, 50, 60]
         self.assertEqual(compare("canary.timer_lat.p90", base, 85)[0],
@@ -220,7 +233,7 @@ class TestCanaryLive(unittest.TestCase):
         # lies between the smallest and the largest of the groups' ones
         # (fewer than ceil(N/2) samples are below the smallest, at least
         # ceil(N/2) are at or below the largest).
-        meds = ["canary.loop_ns", "canary.timer_lat.p50"]
+        meds = ["canary.loop_ns", "canary.libm_ns", "canary.timer_lat.p50"]
         if len(cpus) > 1:
             meds.append("canary.wake_lat.p50")
         for m in meds:

@@ -45,8 +45,9 @@ HEADER = ("# Policy : SCHED_OTHER priority : 0\n"
           "c_period wu_lat\n")
 
 
-def write_log(path, wu_lats):
-    """One pass per value: 1 ms of run every 10 ms, woken wu_lat late.
+def write_log(path, wu_lats, perf=100000):
+    """One pass per value: 1 ms of run every 10 ms, woken wu_lat late,
+    @perf loops done in the run (rate: perf / 1000 loops per us).
 
     The first pass is the start-up and is not measured: it repeats the
     first value so that every listed value is a steady-state event.
@@ -54,8 +55,8 @@ def write_log(path, wu_lats):
     lines = [HEADER]
     t = 1000000
     for i, w in enumerate([wu_lats[0]] + list(wu_lats)):
-        lines.append("0 100000 1000 10000 %d %d %d 8000 1000 10000 %d\n"
-                     % (t, t + 10000, t - 1000000, w))
+        lines.append("0 %d 1000 10000 %d %d %d 8000 1000 10000 %d\n"
+                     % (perf, t, t + 10000, t - 1000000, w))
         t += 10000
     with open(path, "w") as f:
         f.write("".join(lines))
@@ -64,12 +65,13 @@ def write_log(path, wu_lats):
 class Recording:
     """A workload directory and a baseline, built repetition by repetition."""
 
-    def __init__(self, tmp, name):
+    def __init__(self, tmp, name, workload=None):
         self.dir = os.path.join(tmp, name)
         os.makedirs(self.dir)
         self.name = name
+        self.perf = 100000      # loops a pass, for the next repetitions
         with open(os.path.join(self.dir, name + ".json"), "w") as f:
-            json.dump(WORKLOAD, f)
+            json.dump(workload or WORKLOAD, f)
         self.rounds = []
         self.next = 1
         self.entity = None
@@ -78,7 +80,7 @@ class Recording:
         """A repetition from wu_lat values; returns metrics and events."""
         d = into or os.path.join(self.dir, "rep-%d" % self.next)
         os.makedirs(d)
-        write_log(os.path.join(d, "rt-app-audio-0.log"), wu_lats)
+        write_log(os.path.join(d, "rt-app-audio-0.log"), wu_lats, self.perf)
         r = sw("analyze", "--logs", d, "--metrics-out",
                os.path.join(d, "metrics.json"), "--events-out",
                os.path.join(d, "events.json"))
@@ -316,6 +318,92 @@ class TestRoundsAndCanary(unittest.TestCase):
         self.assertIn("settings differ from the baseline's: "
                       "kernel.sched_rt_runtime_us 950000 -> 300000", line)
         self.assertNotIn("timer_slack_ns", line)
+
+
+class TestCpuSpeed(unittest.TestCase):
+    """A rate (work per us) against a host that slows the CPU.
+
+    Baseline: rate 100 loops/us (100000 loops in 1000 us runs), wu_lat
+    100 us, canary.libm_ns 13.4-13.6 ns (not slower up to 13.6 + 15% =
+    15.64). Every round now: rate 50 (-50%, beyond max(20%, 1), p =
+    1/56) and wu_lat 300. A rate follows the CPU's speed: when the
+    canary's loops ran slower in every round the rounds cannot tell the
+    kernel from the host, and the rate check is skipped; wu_lat is not a
+    speed and fails, the canary named beside it.
+    """
+    WORKLOAD = {
+        "sched-workloads": {
+            "description": "rate fixture",
+            "checks": [
+                {"metric": "passes", "task": "audio", "min": 1,
+                 "why": "a workload needs an absolute check"},
+            ],
+            "baseline": [
+                {"metric": "rate.p50", "task": "audio", "better": "higher",
+                 "rel": 0.2, "abs": 1},
+                {"metric": "wu_lat.p50", "task": "audio", "better": "lower",
+                 "rel": 0.5, "abs": 50},
+            ],
+        },
+        "global": {"duration": 1},
+        "tasks": {"audio": {"loop": -1, "run": 1000,
+                            "timer": {"ref": "t", "period": 10000}}},
+    }
+    BASE_CANARY = {"canary/system/canary.libm_ns": [13.5, 13.6, 13.4, 13.5,
+                                                    13.6],
+                   "canary/system/canary.timer_lat.p50": [40, 41, 39, 40,
+                                                          42]}
+
+    def setUp(self):
+        self.tmp = tempfile.mkdtemp(prefix="sw-speed-")
+
+    def tearDown(self):
+        shutil.rmtree(self.tmp)
+
+    @staticmethod
+    def line(r, metric):
+        """The diagnostic of a regression of @metric."""
+        return [ln for ln in r.stdout.splitlines()
+                if "REGRESSION" in ln and metric in ln][0]
+
+    def replay(self, name, canaries):
+        """Rounds of rate 50 and wu_lat 300, one canary each."""
+        rec = Recording(self.tmp, name, self.WORKLOAD)
+        base = rec.baseline(self.tmp, [flat(100)] * 5, self.BASE_CANARY)
+        rec.perf = 50000
+        for k, canary in enumerate(canaries):
+            rec.round([flat(300)] * 3, start_s=120 * k, canary={
+                "canary/system/" + m: [v] for m, v in canary.items()})
+        r, res = rec.replay(base)
+        key = "%s.%s.%%s.vs-baseline" % (name, rec.entity)
+        return r, res[key % "rate.p50"], res[key % "wu_lat.p50"]
+
+    def test_slower_cpu_in_every_round_skips_the_rate(self):
+        slow = {"canary.libm_ns": 19.2, "canary.timer_lat.p50": 40}
+        r, (ok, d), (wu_ok, _) = self.replay("slowcpu", [slow] * 3)
+        self.assertTrue(ok, r.stdout)
+        self.assertIn("SKIP", d)
+        self.assertIn("rate.p50 regressed in all 3 rounds, and in all of "
+                      "them the canary's loops ran slower than in the "
+                      "baseline's (round 1: libm_ns 19.2 ns (baseline "
+                      "13.4-13.6))", d)
+        self.assertFalse(wu_ok, r.stdout)
+        self.assertIn("canary of round 3: libm_ns 19.2 ns",
+                      self.line(r, "wu_lat.p50"))
+        self.assertEqual(r.returncode, EXIT_FAIL)
+
+    def test_cpu_back_and_still_slower_fails(self):
+        slow = {"canary.libm_ns": 19.2, "canary.timer_lat.p50": 40}
+        back = {"canary.libm_ns": 13.5, "canary.timer_lat.p50": 40}
+        r, (ok, d), _ = self.replay("cpuback", [slow, slow, back])
+        self.assertFalse(ok, r.stdout)
+        self.assertIn("REGRESSION", self.line(r, "rate.p50"))
+
+    def test_slower_timer_is_not_a_slower_cpu(self):
+        slow = {"canary.libm_ns": 13.5, "canary.timer_lat.p50": 120}
+        r, (ok, d), _ = self.replay("slowtimer", [slow] * 3)
+        self.assertFalse(ok, r.stdout)
+        self.assertIn("timer_lat.p50 120 us", self.line(r, "rate.p50"))
 
 
 class TestFalseAlarmRate(unittest.TestCase):
