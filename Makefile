@@ -7,7 +7,10 @@
 #   make test   install what the tests need, build with -Werror, style
 #               gate, then the collection's tests
 #
-# Also: harness, build, build-asan, style, clean, bench (what the trace
+# Also: contribute (a program to a reproducer with its breaker and
+# baseline: NAME=<name> CMD="<command>" or TRACE=<trace.dat>, options of
+# contribute.py in CONTRIBUTE_ARGS), harness, build, build-asan, style,
+# clean, bench (what the trace
 # analyzer costs, in figures: bench/bench.py; BENCH_ARGS=... to it), and
 # fuzz (each libFuzzer harness for FUZZ_SECONDS, default 900; then
 # fuzz-merge keeps what they found in the committed corpora; fuzz-replay
@@ -53,7 +56,7 @@ SW_MAKE = $(MAKE) --no-print-directory -C $(SW_DIR) OUTPUT=$(SW_OUT)
 SW_DOC := Documentation/dev-tools/sched-workloads.rst
 
 .PHONY: run test harness build build-asan style clean deps-run deps-test \
-	metrics-doc bench fuzz fuzz-run fuzz-replay fuzz-merge
+	metrics-doc bench fuzz fuzz-run fuzz-replay fuzz-merge contribute
 
 run:
 	$(SW_SCRIPTS)/deps.sh run
@@ -68,6 +71,16 @@ test:
 	@$(MAKE) --no-print-directory build WERROR=1
 	@$(MAKE) --no-print-directory style
 	SW_BINARY=$(SW_BIN) python3 $(SW_DIR)/tests/run_tests.py
+
+CONTRIBUTE_ARGS ?=
+contribute:
+	@test -n "$(NAME)" && test -n "$(CMD)$(TRACE)" || { \
+		echo 'contribute: give NAME=<name> and CMD="<command>" or TRACE=<trace.dat>' >&2; \
+		exit 2; }
+	$(SW_SCRIPTS)/deps.sh run
+	@$(MAKE) --no-print-directory build
+	python3 $(SW_DIR)/contribute.py --binary $(SW_BIN) $(CONTRIBUTE_ARGS) \
+		$(if $(TRACE),--trace $(TRACE)) $(NAME) $(if $(CMD),-- $(CMD))
 
 BENCH_ARGS ?=
 bench:

@@ -33,8 +33,9 @@
  * calibrated work) would take 43% more CPU time while this class's host
  * is slow (the rate.p50 drift of its qualification), and make a copy as
  * slow as the host rather than like its original. The draft
- * verdict block holds the copy to the original's own measurements with
- * the margins stated in each "why".
+ * verdict block holds the copy to the original's own measurements, and
+ * to the baseline of the machine class it is recorded on, with the
+ * margins stated in each "why".
  */
 #include <math.h>
 #include <stdio.h>
@@ -523,9 +524,32 @@ static void add_check(struct json_object *arr, const char *metric,
 	json_object_array_add(arr, c);
 }
 
-/* Bounds from the original's own measurements, the margins stated. */
+static void add_baseline(struct json_object *arr, const char *metric,
+			 const char *task, const char *better, double rel,
+			 double abs_v, const char *why)
+{
+	struct json_object *c = json_object_new_object();
+	char num[32];
+
+	json_object_object_add(c, "metric", json_object_new_string(metric));
+	json_object_object_add(c, "task", json_object_new_string(task));
+	json_object_object_add(c, "better", json_object_new_string(better));
+	snprintf(num, sizeof(num), "%.4g", rel);
+	json_object_object_add(c, "rel", json_object_new_double_s(rel, num));
+	snprintf(num, sizeof(num), "%.4g", abs_v);
+	json_object_object_add(c, "abs", json_object_new_double_s(abs_v, num));
+	json_object_object_add(c, "why", json_object_new_string(why));
+	json_object_array_add(arr, c);
+}
+
+/*
+ * Bounds from the original's own measurements, the margins stated; and
+ * against the baseline of the machine class, the changes that matter: a
+ * tenth of the task's CPU time (and a hundredth of a CPU), its wakeup
+ * latency doubled (and 200 us more).
+ */
 static void draft_checks(const struct thread *t, size_t n,
-			 struct json_object *checks)
+			 struct json_object *checks, struct json_object *base)
 {
 	char why[256];
 	size_t i;
@@ -540,6 +564,8 @@ static void draft_checks(const struct thread *t, size_t n,
 			 t[i].window_share);
 		add_check(checks, "cpu_share", t[i].task, "min",
 			  floor(0.8 * t[i].window_share * 1e4) / 1e4, why);
+		add_baseline(base, "cpu_share", t[i].task, "higher", 0.1, 0.01,
+			     "a tenth of its CPU time, and a hundredth of a CPU");
 		if (isnan(lat) || !t[i].in->p->nacts)
 			continue;
 		lim = ceil(fmax(2 * lat, lat + 500));
@@ -547,6 +573,8 @@ static void draft_checks(const struct thread *t, size_t n,
 			 "the original's wakeup_lat.p90 was %.0f us: twice that, or 500 us more",
 			 lat);
 		add_check(checks, "wakeup_lat.p90", t[i].task, "max", lim, why);
+		add_baseline(base, "wakeup_lat.p90", t[i].task, "lower", 1.0,
+			     200, "its wakeup latency doubled, and 200 us more");
 	}
 }
 
@@ -622,7 +650,7 @@ static void header(FILE *f, const struct thread *t, size_t n,
 int synthesize(const struct synth_input *in, size_t n,
 	       const struct synth_opts *o, char **out, struct sw_err *err)
 {
-	struct json_object *root, *block, *checks, *global, *tasks;
+	struct json_object *root, *block, *checks, *base, *global, *tasks;
 	struct thread *t = calloc(n ? n : 1, sizeof(*t));
 	char desc[192];
 	size_t i, len, kept = 0;
@@ -676,14 +704,16 @@ int synthesize(const struct synth_input *in, size_t n,
 	root = json_object_new_object();
 	block = json_object_new_object();
 	checks = json_object_new_array();
+	base = json_object_new_array();
 	global = json_object_new_object();
 	tasks = json_object_new_object();
 	snprintf(desc, sizeof(desc), "%zu threads of %.100s, synthesized from its trace",
 		 kept, o->command ? o->command : o->source);
 	json_object_object_add(block, "description",
 			       json_object_new_string(desc));
-	draft_checks(t, n, checks);
+	draft_checks(t, n, checks, base);
 	json_object_object_add(block, "checks", checks);
+	json_object_object_add(block, "baseline", base);
 	json_object_object_add(block, "origin", origin_json(t, n, o));
 	json_object_object_add(root, "sched-workloads", block);
 	add_int(global, "duration", fmax(1, ceil(o->window_ns / 1e9)));

@@ -8,6 +8,7 @@ import json
 import os
 import shutil
 import subprocess
+import sys
 import tempfile
 import unittest
 
@@ -15,6 +16,9 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 COLLECTION = os.path.dirname(HERE)
 TOP = os.path.abspath(os.path.join(COLLECTION, "..", "..", "..", ".."))
 FIXTURES = os.path.join(HERE, "fixtures")
+# The collection's own python modules (breaker.py) are the tests' too.
+sys.path.insert(1, COLLECTION)
+from ktap_parse import ktap_results  # noqa: E402,F401 (for the tests)
 # The binary under test; the test command may point it at a sanitizer build.
 BINARY = os.environ.get("SW_BINARY",
                         os.path.join(COLLECTION, "sched-workloads"))
@@ -68,22 +72,6 @@ def results_dir(stdout):
 def tracing_instances():
     path = "/sys/kernel/tracing/instances"
     return sorted(os.listdir(path)) if os.path.isdir(path) else []
-
-
-def ktap_results(text):
-    """(indent, ok, name, directive) of every KTAP result line."""
-    out = []
-    for line in text.splitlines():
-        stripped = line.lstrip(" ")
-        indent = len(line) - len(stripped)
-        for prefix, ok in (("ok ", True), ("not ok ", False)):
-            if stripped.startswith(prefix):
-                rest = stripped[len(prefix):].split(" ", 1)
-                tail = rest[1] if len(rest) > 1 else ""
-                name, _, directive = tail.partition(" # ")
-                out.append((indent, ok, name, directive))
-                break
-    return out
 
 
 # What trace_check and sched_stream_check link with: the trace analysis

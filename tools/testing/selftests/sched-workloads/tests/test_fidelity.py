@@ -28,7 +28,7 @@ import unittest
 
 from swtest import EXIT_PASS, sw
 from test_faults import guarded, machine_state
-from test_properties import strip_comments
+from breaker import strip_comments
 
 IS_ROOT = os.geteuid() == 0
 SHELL_LOOP = ("i=0; while [ $i -lt 40 ]; do j=0; "

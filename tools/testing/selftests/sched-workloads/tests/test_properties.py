@@ -2,83 +2,41 @@
 """Live: each workload's key check fails when the property it guards is
 broken on purpose.
 
-One file per workload in breakers/: how the property is broken (a patch
-of the workload's JSON, "patch": {"dotted.path": value, null deletes},
-and/or a cgroup whose cpu controller settings the run is put in), and
-the subtests that must then fail. A workload of the battery without a
+One file per workload in breakers/ (the format: breaker.py): how the
+property is broken (a patch of the workload's JSON and/or a cgroup whose
+cpu controller settings the run is put in), and the subtests that must
+then fail. A workload of the battery without a
 breaker fails this test: every key check must be shown able to fail.
 """
 import glob
 import json
 import os
-import subprocess
 import tempfile
 import unittest
 
 from swtest import (BINARY, CHILD_ENV, COLLECTION, HERE, ktap_results,
                     live_lock, load_json, sw)
+import breaker  # after swtest, which puts the collection on the path
 
 IS_ROOT = os.geteuid() == 0
 RESULTS = "/tmp/sched-workloads-live-tests"
-CGROUP_ROOT = "/sys/fs/cgroup/cpu"
 BREAKERS = sorted(glob.glob(os.path.join(HERE, "breakers", "*.json")))
 BUSY = "# SKIP machine too busy"
 BUSY_TRIES = 3
 
 
-def strip_comments(text):
-    """rt-app's grammar allows /* */ comments; json does not."""
-    out, i = [], 0
-    while i < len(text):
-        if text.startswith("/*", i):
-            i = text.index("*/", i) + 2
-        elif text[i] == '"':
-            j = i + 1
-            while text[j] != '"':
-                j += 2 if text[j] == "\\" else 1
-            out.append(text[i:j + 1])
-            i = j + 1
-        else:
-            out.append(text[i])
-            i += 1
-    return "".join(out)
+def workload_path(name):
+    return os.path.join(COLLECTION, "workloads", name + ".json")
 
 
-def patched(workload, patch):
-    with open(os.path.join(COLLECTION, "workloads", workload + ".json")) as f:
-        w = json.loads(strip_comments(f.read()))
-    for path, value in (patch or {}).items():
-        keys = path.split(".")
-        obj = w
-        for k in keys[:-1]:
-            obj = obj[k]
-        if value is None:
-            del obj[keys[-1]]
-        else:
-            obj[keys[-1]] = value
-    return w
+def patched(name, patch):
+    """Workload @name of the battery with a breaker's patch applied."""
+    return breaker.patched(breaker.load_workload(workload_path(name)), patch)
 
 
 def run_broken(spec, tmp):
-    path = os.path.join(tmp, spec["workload"] + ".json")
-    with open(path, "w") as f:
-        json.dump(patched(spec["workload"], spec.get("patch")), f)
-    argv = [BINARY, "run", "-n", "1", "-B", tmp, "-r", RESULTS, path]
-    group = None
-    if spec.get("cgroup"):
-        group = os.path.join(CGROUP_ROOT, "sw-break-%d" % os.getpid())
-        os.mkdir(group)
-        for name, value in spec["cgroup"].items():
-            with open(os.path.join(group, name), "w") as f:
-                f.write(str(value))
-        argv = ["sh", "-c", 'echo $$ > "$0/cgroup.procs" && exec "$@"',
-                group] + argv
-    try:
-        return subprocess.run(argv, capture_output=True, text=True,
-                              timeout=600, env=CHILD_ENV)
-    finally:
-        if group:
-            os.rmdir(group)
+    return breaker.run_broken(BINARY, workload_path(spec["workload"]), spec,
+                              tmp, RESULTS, env=CHILD_ENV)
 
 
 def scaled(expr, cpus):
@@ -145,7 +103,7 @@ class TestEveryWorkloadHasABreaker(unittest.TestCase):
                          "workloads without a breaker in tests/breakers/")
 
 
-@unittest.skipUnless(IS_ROOT and os.path.isdir(CGROUP_ROOT),
+@unittest.skipUnless(IS_ROOT and os.path.isdir(breaker.CGROUP_ROOT),
                      "needs root and the cgroup v1 cpu controller")
 class TestBrokenProperties(unittest.TestCase):
     LIVE = True

@@ -19,7 +19,7 @@ import unittest
 
 from swtest import (EXIT_BAD_WORKLOAD, EXIT_PASS, EXIT_USAGE, fixture, sw,
                     unpack_traces)
-from test_properties import strip_comments
+from breaker import strip_comments
 
 
 def model(task):
@@ -94,6 +94,19 @@ class TestSynthesize(unittest.TestCase):
         share = checks[("cpu_share", "sleeper")]
         self.assertIn("80%", share["why"])
         self.assertGreater(share["min"], 0)
+        # against the class's baseline: the changes the header states
+        base = {(c["metric"], c["task"]): c
+                for c in w["sched-workloads"]["baseline"]}
+        self.assertEqual(sorted(base), [("cpu_share", "sleeper"),
+                                        ("wakeup_lat.p90", "sleeper")])
+        self.assertEqual((base[("cpu_share", "sleeper")]["better"],
+                          base[("cpu_share", "sleeper")]["rel"],
+                          base[("cpu_share", "sleeper")]["abs"]),
+                         ("higher", 0.1, 0.01))
+        self.assertEqual((base[("wakeup_lat.p90", "sleeper")]["better"],
+                          base[("wakeup_lat.p90", "sleeper")]["rel"],
+                          base[("wakeup_lat.p90", "sleeper")]["abs"]),
+                         ("lower", 1.0, 200))
 
     def test_nothing_chosen(self):
         r = sw("synthesize", "-t", "no_such_comm", self.dats["sleeper"])
