@@ -119,26 +119,63 @@ fail:
 }
 
 /*
+ * The passes a thread of @task logs when it runs its whole event list,
+ * its "loop" times the loops of its phases (one line each), or 0 when it
+ * loops until the end (a "loop" of -1, the default).
+ */
+static size_t finite_passes(const struct workload *w, const char *task)
+{
+	struct json_object *tasks, *t, *v, *phases;
+	long loop = -1, per = 0;
+
+	if (!json_object_object_get_ex(w->root, "tasks", &tasks) ||
+	    !json_object_object_get_ex(tasks, task, &t))
+		return 0;
+	if (json_object_object_get_ex(t, "loop", &v))
+		loop = json_object_get_int64(v);
+	if (loop <= 0)
+		return 0;
+	if (!json_object_object_get_ex(t, "phases", &phases))
+		return loop;
+	json_object_object_foreach(phases, name, ph) {
+		long n = 1;
+
+		(void)name;
+		if (json_object_object_get_ex(ph, "loop", &v))
+			n = json_object_get_int64(v);
+		if (n <= 0)
+			return 0;
+		per += n;
+	}
+	return loop * per;
+}
+
+/*
  * rt-app logs a pass as it ends, and a workload runs threads to its end
  * (else rt-app exits early, refused above): the last logged pass ends at
  * most about two passes before rt-app does, as the pass the duration cuts
  * is not logged. Logs that stop earlier lost their end (a full disk, a
- * cut file) and would be judged as a shorter run. No pass at all is a
- * result (threads that never ran), for "passes" checks to judge.
+ * cut file) and would be judged as a shorter run. A thread of a finite
+ * "loop" that logged every pass of it ended on its own (a synthesized
+ * copy's, up to a second before the whole seconds of "duration"): it is
+ * complete wherever it stops. No pass at all is a result (threads that
+ * never ran), for "passes" checks to judge.
  */
 #define LOG_END_SLACK_S 0.1
 
-static int check_logs_reach_end(const struct rtapp_logs *logs,
+static int check_logs_reach_end(const struct workload *w,
+				const struct rtapp_logs *logs,
 				uint64_t rtapp_end_ns, const char *dir,
 				struct sw_err *err)
 {
 	double last = 0, pass = 0, gap_s;
-	size_t i;
+	size_t i, all;
 
 	for (i = 0; i < logs->n; i++) {
 		const struct rtapp_task_log *t = &logs->t[i];
 
-		if (!t->passes)
+		all = finite_passes(w, t->task);
+		if (!t->passes || (all && t->passes == all))
 			continue;
 		last = fmax(last, t->end_us);
 		pass = fmax(pass, (t->end_us - t->start_us) / t->passes);
@@ -207,7 +244,7 @@ int repetition_run(const struct workload *w, const struct repetition_opts *o,
 	t = now_mono_ns();
 	if (rtapp_logs_load(dir, REPETITION_BASENAME, &logs, err))
 		return -1;
-	ret = check_logs_reach_end(&logs, rtapp_end_ns, dir, err);
+	ret = check_logs_reach_end(w, &logs, rtapp_end_ns, dir, err);
 	if (!ret)
 		ret = rtapp_logs_add_metrics(&logs, set, err);
 	if (!ret)

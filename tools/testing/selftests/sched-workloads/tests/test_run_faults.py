@@ -32,12 +32,13 @@ import tempfile
 import time
 import unittest
 
-from swtest import BINARY, CHILD_ENV, ktap_results, live_lock
+from swtest import BINARY, CHILD_ENV, fixture, ktap_results, live_lock
 from test_faults import RESULTS, guarded, machine_state, wait_for_rtapp
 
 IS_ROOT = os.geteuid() == 0
 RTAPP = shutil.which("rt-app")
 WORKLOAD = "timer-idle"         # 3 s, no sysctl
+FINITE = fixture("workloads", "finite-early.json")
 
 # rt-app runs as "rt-app CONFIG": each wrapper gets the same arguments.
 WRAPPERS = {
@@ -90,22 +91,24 @@ class TestRtappFaults(unittest.TestCase):
     def tearDownClass(cls):
         shutil.rmtree(cls.tmp, ignore_errors=True)
 
-    def run_with(self, name):
-        env = dict(CHILD_ENV, RTAPP=self.wrapper[name])
+    def run_with(self, name, workload=WORKLOAD):
+        """A run of @workload with rt-app's wrapper @name (None: rt-app)."""
+        env = dict(CHILD_ENV, RTAPP=self.wrapper[name]) if name else CHILD_ENV
         with guarded() as before:
             r = subprocess.run([BINARY, "run", "-n", "1", "-r", RESULTS,
-                                WORKLOAD], capture_output=True, text=True,
+                                workload], capture_output=True, text=True,
                                env=env, timeout=300)
             after = machine_state()
         self.assertEqual(after, before)
-        self.assertEqual(stray(self.wrapper[name]), [])
+        if name:
+            self.assertEqual(stray(self.wrapper[name]), [])
+            self.assertNotEqual(r.returncode, 0, r.stdout)
         self.assertEqual(stray("sleep 600"), [])
-        self.assertNotEqual(r.returncode, 0, r.stdout)
         return r
 
-    def assertError(self, r, pattern):
+    def assertError(self, r, pattern, name=WORKLOAD):
         self.assertRegex(r.stdout, r"(?m)^not ok 1 %s # error .*%s"
-                         % (WORKLOAD, pattern))
+                         % (name, pattern))
 
     def test_crash(self):
         r = self.run_with("crash")
@@ -125,6 +128,18 @@ class TestRtappFaults(unittest.TestCase):
         r = self.run_with("cut-logs")
         self.assertError(r, r"rt-app's logs end \d+\.\d+ s before rt-app "
                          r"did .*a shorter run is not judged")
+
+    def test_finite_task_ends_before_rtapp(self):
+        # 100 passes logged of 100: complete, 1.5 s before rt-app ends
+        r = self.run_with(None, FINITE)
+        self.assertEqual(r.returncode, 0, r.stdout)
+        self.assertIn("ok 1 finite-early.short.passes", r.stdout)
+
+    def test_finite_task_logs_cut(self):
+        # 33 passes logged of 100: cut, whatever the task's loop
+        r = self.run_with("cut-logs", FINITE)
+        self.assertError(r, r"rt-app's logs end \d+\.\d+ s before rt-app "
+                         r"did", "finite-early")
 
 
 def start_run(*args, env=CHILD_ENV):
