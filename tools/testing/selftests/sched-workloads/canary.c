@@ -142,41 +142,30 @@ static void record(struct canary_thread *t, double v)
 		t->samples[t->n++] = v;
 }
 
+/* loop and libm: timed chunks of the integer chain or of libm calls. */
 static void loop_run(struct canary_thread *t)
 {
+	int libm = t->role == ROLE_LIBM;
+	uint32_t iters = libm ? LIBM_ITERS : LOOP_ITERS;
 	uint64_t x = (uint64_t)t->cpu + 1, t0, t1;
-	int c;
-
-	sleep_until(t->start_ns);
-	for (c = 0; c <= LOOP_CHUNKS; c++) {
-		t0 = now_mono_ns();
-		x = spin(x, LOOP_ITERS);
-		/* The loop is done before the clock is read again. */
-		__asm__ __volatile__("" : "+r" (x) : : "memory");
-		t1 = now_mono_ns();
-		if (c)
-			record(t, (double)(t1 - t0) / LOOP_ITERS);
-		sleep_until(t1 + LOOP_GAP_NS);
-	}
-	__atomic_store_n(&canary_sink, x, __ATOMIC_RELAXED);
-}
-
-static void libm_run(struct canary_thread *t)
-{
-	uint64_t t0, t1;
 	double r = 0;
 	int c;
 
 	sleep_until(t->start_ns);
 	for (c = 0; c <= LOOP_CHUNKS; c++) {
 		t0 = now_mono_ns();
-		r += libm_spin(LIBM_ITERS);
-		__asm__ __volatile__("" : "+x" (r) : : "memory");
+		if (libm)
+			r += libm_spin(iters);
+		else
+			x = spin(x, iters);
+		/* The loop is done before the clock is read again. */
+		__asm__ __volatile__("" : "+r" (x), "+x" (r) : : "memory");
 		t1 = now_mono_ns();
 		if (c)
-			record(t, (double)(t1 - t0) / LIBM_ITERS);
+			record(t, (double)(t1 - t0) / iters);
 		sleep_until(t1 + LOOP_GAP_NS);
 	}
+	__atomic_store_n(&canary_sink, x, __ATOMIC_RELAXED);
 	canary_fsink = r;
 }
 
@@ -269,10 +258,8 @@ static void *canary_thread_main(void *arg)
 
 	switch (t->role) {
 	case ROLE_LOOP:
-		loop_run(t);
-		break;
 	case ROLE_LIBM:
-		libm_run(t);
+		loop_run(t);
 		break;
 	case ROLE_TIMER:
 		timer_run(t);
