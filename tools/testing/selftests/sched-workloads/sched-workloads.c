@@ -22,6 +22,7 @@
 #include "cmd_fidelity.h"
 #include "cmd_synthesize.h"
 #include "cmd_replay.h"
+#include "cmd_script.h"
 #include "metrics.h"
 #include "samples.h"
 #include "verdict.h"
@@ -63,6 +64,9 @@ static void print_usage(FILE *f)
 		"       sched-workloads record [-o DIR] (-- COMMAND... | -p PID | -a -d S)\n"
 		"       sched-workloads synthesize [-o FILE] [-t GLOB | -p PID | -T PID] TRACE\n"
 		"       sched-workloads fidelity [-r DIR] ORIGINAL.dat WORKLOAD.json\n"
+		"       sched-workloads report [-o FILE] RESULTS [RESULTS_B]\n"
+		"       sched-workloads export --kcidb [-o FILE] RESULTS\n"
+		"       sched-workloads history RESULTS...\n"
 		"\n"
 		"  run       run workloads (all of -w DIR by default), print KTAP\n"
 		"  baseline  run workloads and record their baselines for this\n"
@@ -84,6 +88,12 @@ static void print_usage(FILE *f)
 		"            recorded trace (synthesize --help)\n"
 		"  fidelity  run a synthesized workload once and compare it, task\n"
 		"            by task, with the trace it was made from\n"
+		"  report    one HTML file of a run (or of A against B): verdicts,\n"
+		"            distributions against the baseline's, CPU timelines\n"
+		"  export    a run as KCIDB I/O JSON, for KernelCI's database\n"
+		"  history   runs of successive kernels: per metric, the series\n"
+		"            and where it changed (E-divisive means)\n"
+		"  (report, export and history are python3 programs: --help)\n"
 		"\n"
 		"  -w, --workloads DIR   workload directory (default: next to the binary)\n"
 		"  -r, --results DIR     where result directories go (default ./results)\n"
@@ -96,7 +106,7 @@ static void print_usage(FILE *f)
 		"\n"
 		"Exit: 0 pass, 1 a check failed, 2 usage, 4 skipped (missing\n"
 		"prerequisite), 5 bad workload, 6 bad rt-app log, 7 bad trace,\n"
-		"8 the run broke.\n", DEFAULT_CALIBRATION, DEFAULT_BUFFER_KB,
+		"8 the run broke, 9 bad result directory.\n", DEFAULT_CALIBRATION, DEFAULT_BUFFER_KB,
 		DEFAULT_RUN_REPS, DEFAULT_BASELINE_REPS, DEFAULT_CONFIRM_GAP_S);
 }
 
@@ -299,6 +309,12 @@ int main(int argc, char **argv)
 		return cmd_replay(argc, argv);
 	if (!strcmp(cmd, "qualify"))
 		return cmd_qualify(argc, argv);
+	if (!strcmp(cmd, "report"))
+		return cmd_script("report.py", argc, argv);
+	if (!strcmp(cmd, "export"))
+		return cmd_script("kcidb.py", argc, argv);
+	if (!strcmp(cmd, "history"))
+		return cmd_script("history.py", argc, argv);
 	if (workload_default_dir(wdir, sizeof(wdir)))
 		snprintf(wdir, sizeof(wdir), "workloads");
 	o.workload_dir = wdir;

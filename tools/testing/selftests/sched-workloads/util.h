@@ -20,6 +20,7 @@
 #define SW_EXIT_BAD_LOG		6	/* rt-app log truncated or foreign */
 #define SW_EXIT_BAD_TRACE	7	/* trace.dat corrupt or foreign */
 #define SW_EXIT_RUN_ERROR	8	/* the run itself broke (rt-app, tracefs) */
+#define SW_EXIT_BAD_RESULTS	9	/* a result directory unreadable or foreign */
 
 #define SW_ERR_LEN 512
 
