@@ -36,9 +36,13 @@ run)	pkgs=$run_pkgs ;;
 # trace-cmd: the tests read the saved traces with trace-cmd report too;
 # clang and its libFuzzer runtime: the fuzz harnesses, whose corpora the
 # tests replay under ASan and UBSan (make fuzz too); rt-tests (cyclictest)
-# and stress-ng: real programs the synthesizer's fidelity is tested on
+# and stress-ng: real programs the synthesizer's fidelity is tested on;
+# python3-matplotlib draws the report, which chromium (driven through
+# chromium-driver and python3-selenium) opens in the tests;
+# python3-jsonschema checks the KCIDB export against its schema
 test)	pkgs="$run_pkgs python3 shellcheck flake8 trace-cmd clang"
-	pkgs="$pkgs libclang-rt-14-dev rt-tests stress-ng" ;;
+	pkgs="$pkgs libclang-rt-14-dev rt-tests stress-ng python3-matplotlib"
+	pkgs="$pkgs chromium chromium-driver python3-selenium python3-jsonschema" ;;
 *)	usage ;;
 esac
 
