@@ -22,6 +22,7 @@ RUN_DIR_RE = re.compile(r"^(\d{8})-(\d{6})-(.+)$")
 # EVENT_MIN_ABS, bin 0 for the smaller values.
 EVENT_BINS_PER_OCTAVE = 16
 EVENT_MIN_ABS = 0.01
+EVENT_HALF = 44 * EVENT_BINS_PER_OCTAVE  # EVENT_OCTAVES of them
 
 
 # The tool's exit codes (util.h) that these programs use too.
@@ -57,6 +58,8 @@ def bin_edges(b):
         return -EVENT_MIN_ABS, EVENT_MIN_ABS
     lo = EVENT_MIN_ABS * 2 ** ((a - 1) / EVENT_BINS_PER_OCTAVE)
     hi = EVENT_MIN_ABS * 2 ** (a / EVENT_BINS_PER_OCTAVE)
+    if a == EVENT_HALF:
+        hi = math.inf
     return (lo, hi) if b > 0 else (-hi, -lo)
 
 
@@ -111,22 +114,23 @@ class Histogram:
         return points
 
     def quantile(self, q):
-        """The value at rank q (0..1), the middle of its bin (the exact
-        min and max at the ends); NaN when empty."""
+        """events.c's event_hist_quantile(): the nearest rank's bin, its
+        middle kept within the exact min and max; NaN when empty."""
         if not self.n:
             return math.nan
-        rank = q * (self.n - 1)
-        if rank <= 0:
+        if q <= 0:
             return self.min
-        if rank >= self.n - 1:
+        if q >= 1:
             return self.max
+        rank = max(1, math.ceil(q * self.n - 1e-9))
         seen = 0
         for b in sorted(self.bins):
             seen += self.bins[b]
-            if seen > rank:
-                lo, hi = bin_edges(b)
-                return min(max((lo + hi) / 2, self.min), self.max)
-        return self.max
+            if seen >= rank:
+                break
+        lo, hi = bin_edges(b)
+        mid = 0.0 if b == 0 else lo if math.isinf(hi) else (lo + hi) / 2
+        return min(max(mid, self.min), self.max)
 
 
 class Workload:

@@ -27,6 +27,7 @@ LOCK_FILE = "/tmp/sched-workloads-live.lock"
 # Exit codes of the tool (util.h).
 EXIT_PASS, EXIT_FAIL, EXIT_USAGE, EXIT_SKIP = 0, 1, 2, 4
 EXIT_BAD_WORKLOAD, EXIT_BAD_LOG, EXIT_BAD_TRACE, EXIT_RUN_ERROR = 5, 6, 7, 8
+EXIT_BAD_RESULTS = 9
 
 
 # Tests take the live lock themselves (live_lock()); the tool they start

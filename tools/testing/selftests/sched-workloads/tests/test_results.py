@@ -1,0 +1,138 @@
+# SPDX-License-Identifier: GPL-2.0
+"""results.py: the reader of result directories that report, export and
+history share. The histogram arithmetic is events.c's, redone by hand
+here for values whose bins are easy to work out."""
+import json
+import math
+import os
+import tempfile
+import unittest
+
+import swtest  # noqa: F401 (puts the collection on sys.path)
+import results
+
+# events.h: bin b >= 1 holds [0.01 * 2^((b-1)/16), 0.01 * 2^(b/16)).
+# 1.0 us: 16 * log2(100) = 106.30 -> bin 107; 2.0 us: 16 * log2(200) =
+# 122.30 -> bin 123; -1.0: bin -107.
+LO_107 = 0.01 * 2 ** (106 / 16)
+HI_107 = 0.01 * 2 ** (107 / 16)
+
+
+def hist(values):
+    """What events.c would write for @values (bins as worked out above)."""
+    bins = {}
+    for v in values:
+        b = {1.0: 107, 2.0: 123, -1.0: -107}[v]
+        bins[b] = bins.get(b, 0) + 1
+    pairs = []
+    for b in sorted(bins):
+        pairs += [b, bins[b]]
+    return {"n": len(values), "min": min(values), "max": max(values),
+            "bins": pairs}
+
+
+class TestHistogram(unittest.TestCase):
+    def test_edges(self):
+        self.assertAlmostEqual(results.bin_edges(107)[0], LO_107)
+        self.assertAlmostEqual(results.bin_edges(107)[1], HI_107)
+        self.assertTrue(LO_107 <= 1.0 < HI_107)
+        self.assertEqual(results.bin_edges(-107), (-HI_107, -LO_107))
+        self.assertEqual(results.bin_edges(0), (-0.01, 0.01))
+
+    def test_cdf_clips_to_exact_ends(self):
+        h = results.Histogram.from_json(hist([1.0, 1.0, 1.0, 2.0]), "f",
+                                        "k")
+        # bin 107 ends at 1.0307 (3 of 4 events), bin 123 at 2.03 but the
+        # largest event is exactly 2.0
+        self.assertEqual(len(h.cdf()), 2)
+        self.assertAlmostEqual(h.cdf()[0][0], HI_107)
+        self.assertEqual(h.cdf()[0][1], 0.75)
+        self.assertEqual(h.cdf()[1], (2.0, 1.0))
+
+    def test_quantile(self):
+        h = results.Histogram.from_json(hist([1.0, 1.0, 1.0, 2.0]), "f",
+                                        "k")
+        self.assertEqual(h.quantile(0), 1.0)
+        self.assertEqual(h.quantile(1), 2.0)
+        # nearest rank: 2 of 4 and 3 of 4 are in bin 107 (its middle),
+        # ceil(0.76 * 4) = 4 in bin 123 [1.974, 2.061), whose middle
+        # 2.018 is above the largest event: clipped to it
+        self.assertAlmostEqual(h.quantile(0.5), (LO_107 + HI_107) / 2)
+        self.assertAlmostEqual(h.quantile(0.75), (LO_107 + HI_107) / 2)
+        self.assertEqual(h.quantile(0.76), 2.0)
+        self.assertTrue(math.isnan(results.Histogram().quantile(0.5)))
+
+    def test_merge_pools_events(self):
+        a = results.Histogram.from_json(hist([1.0, 2.0]), "f", "k")
+        b = results.Histogram.from_json(hist([-1.0]), "f", "k")
+        m = a.merge(b)
+        self.assertEqual((m.n, m.min, m.max), (3, -1.0, 2.0))
+        self.assertEqual(m.bins, {107: 1, 123: 1, -107: 1})
+        self.assertEqual(a.n, 2, "merge must not change its operands")
+
+    def test_counts_must_add_up(self):
+        bad = hist([1.0, 2.0])
+        bad["n"] = 3
+        with self.assertRaisesRegex(results.ResultError,
+                                    'file: "key": bin counts'):
+            results.Histogram.from_json(bad, "file", "key")
+        with self.assertRaisesRegex(results.ResultError, "integer pairs"):
+            results.Histogram.from_json({"n": 1, "bins": [107, 1.5]},
+                                        "file", "key")
+        with self.assertRaisesRegex(results.ResultError, "not an event"):
+            results.Histogram.from_json({"n": 1, "bins": [107]}, "file",
+                                        "key")
+
+
+class TestRun(unittest.TestCase):
+    def setUp(self):
+        self.tmp = tempfile.TemporaryDirectory()
+        self.dir = os.path.join(self.tmp.name, "20261205-034357-6.18.0-rc1")
+        os.makedirs(os.path.join(self.dir, "w"))
+        os.makedirs(os.path.join(self.dir, "not-judged"))
+        self.write("fingerprint.json", {"class": "x86_64-2cpu-test-vm",
+                                        "kernel_release": "6.18.0-rc1"})
+        self.write("w/verdicts.json", [{"name": "w.a.b", "status": "pass",
+                                        "kind": "absolute"}])
+
+    def tearDown(self):
+        self.tmp.cleanup()
+
+    def write(self, name, obj):
+        with open(os.path.join(self.dir, name), "w") as f:
+            f.write(obj if isinstance(obj, str) else json.dumps(obj))
+
+    def test_reads_a_run(self):
+        run = results.Run(self.dir)
+        self.assertEqual(run.machine_class, "x86_64-2cpu-test-vm")
+        self.assertEqual(run.kernel, "6.18.0-rc1")
+        self.assertEqual(run.started, "2026-12-05T03:43:57")
+        self.assertEqual(run.names, ["w"])
+        self.assertEqual(run.workload("w").verdicts()[0]["name"], "w.a.b")
+
+    def test_bad_files_are_named(self):
+        self.write("w/verdicts.json", "[{\"name\": ")
+        with self.assertRaisesRegex(results.ResultError,
+                                    r"w/verdicts.json: not JSON"):
+            results.Run(self.dir).workload("w").verdicts()
+        self.write("w/verdicts.json", [{"name": "x", "status": "maybe",
+                                        "kind": "absolute"}])
+        with self.assertRaisesRegex(results.ResultError, "check 1"):
+            results.Run(self.dir).workload("w").verdicts()
+        with self.assertRaisesRegex(results.ResultError, "no results"):
+            results.Run(self.dir).workload("not-judged")
+        with self.assertRaisesRegex(results.ResultError, "not a directory"):
+            results.Run(os.path.join(self.dir, "nowhere"))
+        self.write("fingerprint.json", {"kernel_release": "x"})
+        with self.assertRaisesRegex(results.ResultError,
+                                    "fingerprint.json: no machine class"):
+            results.Run(self.dir)
+
+    def test_renamed_directory_has_no_start(self):
+        renamed = os.path.join(self.tmp.name, "kernel-a")
+        os.rename(self.dir, renamed)
+        self.assertIsNone(results.Run(renamed).started)
+
+
+if __name__ == "__main__":
+    unittest.main()
