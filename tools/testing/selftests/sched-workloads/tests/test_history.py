@@ -1,0 +1,220 @@
+# SPDX-License-Identifier: GPL-2.0
+"""history.py on series of kernels made from recorded metrics.
+
+Each synthetic kernel is a result directory whose samples.json draws,
+for every metric, three repetitions from the five the AMD class's
+baseline recorded (with replacement), the whole run then shifted by a
+few percent as a host drifts from run to run; its verdicts.json is a
+real clean run's. A step is injected from a known kernel on: history
+must name that kernel, and only that metric. With no step it must name
+nothing.
+"""
+import contextlib
+import io
+import json
+import os
+import random
+import shutil
+import tempfile
+import unittest
+
+import swtest
+import history
+
+CLASS = "x86_64-2cpu-amd-epyc-vm"
+BASELINES = os.path.join(swtest.COLLECTION, "baselines", CLASS)
+FIXTURE = swtest.fixture("history")
+WORKLOADS = ("periodic-light", "cfs-nice-share", "rt-push-pull")
+STEPPED = "periodic-light.decoder.wu_lat.p50"
+STEPPED_KEY = "rtapp_tasks/decoder/wu_lat.p50"
+# per-run drift of the whole run: what a VM's host does between runs
+DRIFT = 0.03
+
+
+def kernels(n):
+    return ["6.13.0-rc%d" % (i + 1) for i in range(n)]
+
+
+def make_series(top, n, seed, step_at=None, factor=1.3, reps=3):
+    """@n result directories under @top, one per kernel, in date order;
+    STEPPED_KEY multiplied by @factor from kernel @step_at (0-based)."""
+    rng = random.Random(seed)
+    recorded = {}
+    for w in WORKLOADS:
+        recorded[w] = swtest.load_json(os.path.join(BASELINES, w + ".json"))
+    fp = swtest.load_json(os.path.join(FIXTURE, "fingerprint.json"))
+    dirs = []
+    for k, release in enumerate(kernels(n)):
+        d = os.path.join(top, "202612%02d-030000-%s" % (k + 1, release))
+        fp = dict(fp, kernel_release=release)
+        os.makedirs(d)
+        with open(os.path.join(d, "fingerprint.json"), "w") as f:
+            json.dump(fp, f)
+        drift = 1 + rng.uniform(-DRIFT, DRIFT)
+        for w in WORKLOADS:
+            os.mkdir(os.path.join(d, w))
+            shutil.copy(os.path.join(FIXTURE, w + ".verdicts.json"),
+                        os.path.join(d, w, "verdicts.json"))
+            samples = {}
+            for key, values in recorded[w]["metrics"].items():
+                got = [v for v in values if v is not None]
+                draw = [rng.choice(got) * drift if got else None
+                        for _ in range(reps)]
+                if key == STEPPED_KEY and w == "periodic-light" and \
+                        step_at is not None and k >= step_at:
+                    draw = [v * factor for v in draw]
+                samples[key] = draw
+            with open(os.path.join(d, w, "samples.json"), "w") as f:
+                json.dump(samples, f)
+        dirs.append(d)
+    return dirs
+
+
+def run_history(dirs, *extra):
+    """history's exit code and its JSON document."""
+    out = os.path.join(os.path.dirname(dirs[0]), "history.json")
+    rc = history.main(["--json", "-o", out] + list(extra) + dirs)
+    return rc, swtest.load_json(out)
+
+
+def changed(doc):
+    return {m["name"]: m["changes"] for m in doc["metrics"] if m["changes"]}
+
+
+class TestHistory(unittest.TestCase):
+    def setUp(self):
+        self.tmp = tempfile.TemporaryDirectory()
+
+    def tearDown(self):
+        self.tmp.cleanup()
+
+    def series(self, name, *args, **kw):
+        return make_series(os.path.join(self.tmp.name, name), *args, **kw)
+
+    def test_step_is_named_at_its_kernel(self):
+        dirs = self.series("step", 10, seed=7, step_at=5)
+        rc, doc = run_history(dirs)
+        self.assertEqual(rc, 1)
+        self.assertEqual(list(changed(doc)), [STEPPED])
+        (c,) = changed(doc)[STEPPED]
+        self.assertEqual((c["kernel"], c["previous"]),
+                         ("6.13.0-rc6", "6.13.0-rc5"))
+        self.assertAlmostEqual(c["relative"], 0.3, delta=0.1)
+        self.assertLessEqual(c["p"], history.DEFAULT_P)
+
+    def test_step_down_and_late_step(self):
+        # a drop, two kernels before the end: the least a change needs
+        dirs = self.series("late", 12, seed=3, step_at=10, factor=0.7)
+        rc, doc = run_history(dirs)
+        self.assertEqual(list(changed(doc)), [STEPPED])
+        self.assertEqual(changed(doc)[STEPPED][0]["kernel"], "6.13.0-rc11")
+        self.assertLess(changed(doc)[STEPPED][0]["delta"], 0)
+
+    def test_flat_series_names_nothing(self):
+        for seed in (1, 2, 3, 4, 5):
+            dirs = self.series("flat-%d" % seed, 10, seed=seed)
+            rc, doc = run_history(dirs)
+            self.assertEqual((rc, changed(doc)), (0, {}), "seed %d" % seed)
+            self.assertGreater(len(doc["metrics"]), 20)
+
+    def test_one_odd_kernel_is_not_a_change(self):
+        # one run 30% off, the next ones back: a disturbed run, as far
+        # as a series can tell
+        dirs = self.series("odd", 10, seed=7, step_at=9)
+        rc, doc = run_history(dirs)
+        self.assertEqual((rc, changed(doc)), (0, {}))
+
+    def test_order_by_date_or_as_given(self):
+        dirs = self.series("order", 8, seed=11, step_at=4)
+        shuffled = dirs[4:] + dirs[:4]
+        rc, doc = run_history(shuffled)
+        self.assertEqual([r["kernel"] for r in doc["runs"]], kernels(8))
+        self.assertEqual(changed(doc)[STEPPED][0]["kernel"], "6.13.0-rc5")
+        # as given, the step sits between the last and the first kernel
+        renamed = []
+        for i, d in enumerate(shuffled):
+            renamed.append(os.path.join(self.tmp.name, "k%d" % i))
+            os.rename(d, renamed[-1])
+        with contextlib.redirect_stderr(io.StringIO()) as err:
+            self.assertEqual(history.main(renamed), swtest.EXIT_USAGE)
+        self.assertIn("no date in the directory name", err.getvalue())
+        rc, doc = run_history(renamed, "--given-order")
+        self.assertEqual([r["kernel"] for r in doc["runs"]][0], "6.13.0-rc5")
+        self.assertEqual(changed(doc)[STEPPED][0]["kernel"], "6.13.0-rc1")
+
+    def test_text_names_the_kernel(self):
+        dirs = self.series("text", 10, seed=7, step_at=5)
+        r = swtest.sw("history", *dirs)
+        self.assertEqual(r.returncode, swtest.EXIT_FAIL, r.stderr)
+        self.assertIn("%s (us): " % STEPPED, r.stdout)
+        self.assertRegex(r.stdout, r"change at 6\.13\.0-rc6 \(after "
+                         r"6\.13\.0-rc5\): [0-9.]+ -> [0-9.]+ us \(\+")
+        self.assertRegex(r.stdout, r"\n# \d+ metrics, 1 changed\n$")
+
+    def test_bad_input(self):
+        dirs = self.series("bad", 3, seed=1)
+        r = swtest.sw("history", *dirs[:2])
+        self.assertEqual(r.returncode, swtest.EXIT_USAGE)
+        self.assertIn("at least three", r.stderr)
+        path = os.path.join(dirs[1], "periodic-light", "samples.json")
+        with open(path, "w") as f:
+            f.write("{\"rtapp_tasks/decoder/wu_lat.p50\": [1, ")
+        r = swtest.sw("history", *dirs)
+        self.assertEqual(r.returncode, swtest.EXIT_BAD_RESULTS)
+        self.assertIn(path + ": not JSON", r.stderr)
+        os.remove(os.path.join(dirs[2], "fingerprint.json"))
+        r = swtest.sw("history", *dirs)
+        self.assertEqual(r.returncode, swtest.EXIT_BAD_RESULTS)
+        self.assertIn(os.path.join(dirs[2], "fingerprint.json"), r.stderr)
+
+    def test_other_machine_class_is_refused(self):
+        dirs = self.series("class", 4, seed=1)
+        path = os.path.join(dirs[3], "fingerprint.json")
+        fp = swtest.load_json(path)
+        fp["class"] = "x86_64-2cpu-intel-xeon-processor-vm"
+        with open(path, "w") as f:
+            json.dump(fp, f)
+        r = swtest.sw("history", *dirs)
+        self.assertEqual(r.returncode, swtest.EXIT_USAGE)
+        self.assertIn("different machine classes", r.stderr)
+        r = swtest.sw("history", "--force", *dirs)
+        self.assertEqual(r.returncode, swtest.EXIT_PASS, r.stderr)
+
+
+class TestEnergy(unittest.TestCase):
+    def test_statistic_by_hand(self):
+        # blocks [0, 0] [2]: m = 2, n = 1; E|X-Y| = 2, E|X-X'| = 0,
+        # E|Y-Y'| = 0 (one value): Q = 2 * 1 / 3 * (2 * 2) = 8 / 3
+        e = history.Energy([[0, 0], [2]])
+        self.assertEqual(e.best_split([0, 1]), (8 / 3, 1))
+        # [1, 3] [1, 3]: E|X-Y| = 1, E|X-X'| = E|Y-Y'| = 2: Q = -2, the
+        # two sides are alike
+        e = history.Energy([[1, 3], [1, 3]])
+        self.assertEqual(e.best_split([0, 1]), (-2.0, 1))
+
+    def test_best_split_is_at_the_step(self):
+        blocks = [[10, 11], [10, 12], [11, 10], [20, 21], [19, 20]]
+        q, t = history.Energy(blocks).best_split(list(range(5)))
+        self.assertEqual(t, 3)
+
+    def test_noise(self):
+        # squares from the means 2 and 3: 1 + 0 + 1 + 9 + 0 + 9 = 20 over
+        # 2 + 2 degrees of freedom (a single value has none): sqrt(5)
+        self.assertAlmostEqual(history.noise([[1, 2, 3], [0, 3, 6], [5]]),
+                               5 ** 0.5)
+        self.assertEqual(history.noise([[4], [7]]), 0.0)
+
+    def test_check_to_series(self):
+        self.assertEqual(history.check_series_name(
+            {"name": "w.cpu0.cpu.busy_share.vs-baseline",
+             "metric": "cpu.busy_share"}, "w"), ("cpu0", "cpu.busy_share"))
+        self.assertIsNone(history.check_series_name(
+            {"name": "w.cpu0.other", "metric": "cpu.busy_share"}, "w"))
+        self.assertEqual(history.samples_key(
+            {"trace_cpus/cpu0/cpu.busy_share": [1],
+             "trace_cpus/cpu1/cpu.busy_share": [1]}, "cpu0",
+            "cpu.busy_share"), "trace_cpus/cpu0/cpu.busy_share")
+
+
+if __name__ == "__main__":
+    unittest.main()
