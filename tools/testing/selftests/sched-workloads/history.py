@@ -28,14 +28,24 @@ repetitions of one run share its host's state (a VM's neighbours, a
 minute of drift), so a run that is off as a whole must not look like a
 change. A consequence: a change is named once at least two kernels
 after it show it (one kernel alone is as likely a disturbed run).
-Besides being significant, the step must matter: the medians before and
-after differ by at least --min-change (10%) of the one before and by
-more than --min-effect (2) standard deviations of a run's repetitions
-(pooled over the kernels). Measured on series made from the AMD class's
-recorded repetitions (tests/test_history.py; 10 kernels, 3 repetitions,
-3% run-to-run drift): no change named in 1120 flat series of a metric;
-a step of +30% at kernel 6 named there 40 times in 40, +20% 30 in 40,
-+10% not (below the noise of the metric tried, wu_lat.p50).
+Besides being significant (p <= 0.01, 4999 permutations), the step
+must matter: the medians before and after differ by at least
+--min-change (10%) of the one before, by more than --min-effect (2)
+standard deviations of a run's repetitions (pooled over the kernels)
+and, for a share, by at least 0.01. And at least three kernels must be
+on each side (--min-kernels): a change is named once three kernels
+after it show it, as the battery confirms a regression in three rounds.
+The permutation test bounds what a short series can tell: with ten
+kernels split five and five, no p is below 2 / C(10, 5) = 0.008.
+
+Measured on series made from the AMD class's recorded repetitions
+(tests/test_history.py's generator: 3 repetitions a kernel drawn from
+the baseline's 5, each run shifted by up to 3% as a host drifts): no
+change named in 1120 flat 10-kernel series of a metric nor in 972 flat
+30-kernel ones; a step at kernel 6 of 10 named there 36 times in 40 at
++30%, 26 at +20%, 0 at +10% (wu_lat.p50 of periodic-light, whose
+repetitions spread 8%). 30 kernels of the whole battery (162 metrics)
+take 3 s.
 
 Exit: 0 no change point, 1 a metric changed (named), 2 usage (fewer
 than three runs, runs of different machine classes without --force),
@@ -53,10 +63,14 @@ import sys
 import results
 
 VS_BASELINE = ".vs-baseline"
-DEFAULT_PERMUTATIONS = 999
-DEFAULT_P = 0.05
+DEFAULT_PERMUTATIONS = 4999
+DEFAULT_P = 0.01
 DEFAULT_MIN_CHANGE = 0.10
 DEFAULT_MIN_EFFECT = 2.0
+DEFAULT_MIN_KERNELS = 3
+# A share (of the CPUs, of the activations) moving by less than 1% is
+# not news even from 0, where --min-change says nothing.
+LEAST_STEP = {"share": 0.01}
 
 
 def check_series_name(check, workload):
@@ -128,9 +142,10 @@ class Energy:
         self.d = [[sum(abs(x - y) for x in a for y in b) for b in blocks]
                   for a in blocks]
 
-    def best_split(self, order):
+    def best_split(self, order, side=1):
         """(Q, t): the largest Q over splits of the blocks @order
-        between position t - 1 and t."""
+        between position t - 1 and t, with at least @side blocks on
+        each side."""
         k = len(order)
         # within[t]: sum of |x - y| over ordered pairs of order[:t];
         # cross-sums grow block by block
@@ -147,6 +162,8 @@ class Energy:
                 left_right[j] += self.d[a][order[j]]
             m += self.n[a]
             n = ntotal - m
+            if t < side or k - t < side:
+                continue
             cross = sum(left_right[t:])
             right = total - left - 2 * cross
             q = 2 * cross / (m * n)
@@ -160,7 +177,7 @@ class Energy:
         return best
 
 
-def split_p(energy, order, q, permutations, p_max, rng):
+def split_p(energy, order, q, side, permutations, p_max, rng):
     """The permutation p-value of a best split worth @q of @order: the
     share of block orders whose best split is worth as much. Stops as
     soon as the answer is known to be above @p_max."""
@@ -169,7 +186,7 @@ def split_p(energy, order, q, permutations, p_max, rng):
     shuffled = list(order)
     for i in range(permutations):
         rng.shuffle(shuffled)
-        if energy.best_split(shuffled)[0] >= q * (1 - 1e-12):
+        if energy.best_split(shuffled, side)[0] >= q * (1 - 1e-12):
             at_least += 1
             if at_least >= worse:
                 return (1 + at_least) / (2 + i)
@@ -202,12 +219,13 @@ def find_changes(series, args, rng):
     todo = [list(range(len(present)))]
     while todo:
         seg = todo.pop()
-        if len(seg) < 2:
+        if len(seg) < 2 * args.min_kernels:
             continue
-        q, t = energy.best_split(seg)
+        q, t = energy.best_split(seg, args.min_kernels)
         if t is None or q <= 0:
             continue
-        p = split_p(energy, seg, q, args.permutations, args.p, rng)
+        p = split_p(energy, seg, q, args.min_kernels, args.permutations,
+                    args.p, rng)
         if p > args.p:
             continue
         before = [x for b in seg[:t] for x in blocks[b]]
@@ -216,7 +234,8 @@ def find_changes(series, args, rng):
         delta = ma - mb
         todo += [seg[:t], seg[t:]]
         if (abs(delta) < args.min_change * abs(mb) or
-                abs(delta) <= args.min_effect * sigma):
+                abs(delta) <= args.min_effect * sigma or
+                abs(delta) < LEAST_STEP.get(series.unit, 0)):
             continue
         changes.append({"kernel": present[seg[t]],
                         "previous": present[seg[t] - 1],
@@ -315,14 +334,19 @@ def parse_args(argv):
     ap.add_argument("--min-effect", type=float, default=DEFAULT_MIN_EFFECT,
                     help="least step, in standard deviations of a run's "
                     "repetitions (default %(default)s)")
+    ap.add_argument("--min-kernels", type=int, default=DEFAULT_MIN_KERNELS,
+                    help="least kernels on each side of a change "
+                    "(default %(default)s)")
     ap.add_argument("--seed", type=int, default=1,
                     help="of the permutations, so that output repeats")
     ap.add_argument("--force", action="store_true",
                     help="accept runs of different machine classes")
     ap.add_argument("-o", "--output", help="write here, not to stdout")
     args = ap.parse_args(argv)
-    if args.permutations < 19 or not 0 < args.p < 1:
-        ap.error("--permutations at least 19, --p between 0 and 1")
+    if (args.permutations < 19 or not 0 < args.p < 1 or
+            args.min_kernels < 1):
+        ap.error("--permutations at least 19, --p between 0 and 1, "
+                 "--min-kernels at least 1")
     if len(args.results) < 3:
         ap.error("at least three result directories: a change needs "
                  "kernels on both sides of it")

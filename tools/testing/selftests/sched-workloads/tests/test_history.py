@@ -35,9 +35,11 @@ def kernels(n):
     return ["6.13.0-rc%d" % (i + 1) for i in range(n)]
 
 
-def make_series(top, n, seed, step_at=None, factor=1.3, reps=3):
+def make_series(top, n, seed, step_at=None, factor=1.3, reps=3,
+                step_end=None):
     """@n result directories under @top, one per kernel, in date order;
-    STEPPED_KEY multiplied by @factor from kernel @step_at (0-based)."""
+    STEPPED_KEY multiplied by @factor from kernel @step_at (0-based) to
+    the last, or up to @step_end."""
     rng = random.Random(seed)
     recorded = {}
     for w in WORKLOADS:
@@ -61,7 +63,8 @@ def make_series(top, n, seed, step_at=None, factor=1.3, reps=3):
                 draw = [rng.choice(got) * drift if got else None
                         for _ in range(reps)]
                 if key == STEPPED_KEY and w == "periodic-light" and \
-                        step_at is not None and k >= step_at:
+                        step_at is not None and k >= step_at and \
+                        (step_end is None or k < step_end):
                     draw = [v * factor for v in draw]
                 samples[key] = draw
             with open(os.path.join(d, w, "samples.json"), "w") as f:
@@ -92,27 +95,30 @@ class TestHistory(unittest.TestCase):
         return make_series(os.path.join(self.tmp.name, name), *args, **kw)
 
     def test_step_is_named_at_its_kernel(self):
-        dirs = self.series("step", 10, seed=7, step_at=5)
+        dirs = self.series("step", 12, seed=7, step_at=6)
         rc, doc = run_history(dirs)
         self.assertEqual(rc, 1)
         self.assertEqual(list(changed(doc)), [STEPPED])
         (c,) = changed(doc)[STEPPED]
         self.assertEqual((c["kernel"], c["previous"]),
-                         ("6.13.0-rc6", "6.13.0-rc5"))
+                         ("6.13.0-rc7", "6.13.0-rc6"))
         self.assertAlmostEqual(c["relative"], 0.3, delta=0.1)
         self.assertLessEqual(c["p"], history.DEFAULT_P)
 
     def test_step_down_and_late_step(self):
-        # a drop, two kernels before the end: the least a change needs
-        dirs = self.series("late", 12, seed=3, step_at=10, factor=0.7)
+        # a drop, three kernels before the end: the least a change needs
+        dirs = self.series("late", 16, seed=3, step_at=13, factor=0.7)
         rc, doc = run_history(dirs)
         self.assertEqual(list(changed(doc)), [STEPPED])
-        self.assertEqual(changed(doc)[STEPPED][0]["kernel"], "6.13.0-rc11")
+        self.assertEqual(changed(doc)[STEPPED][0]["kernel"], "6.13.0-rc14")
         self.assertLess(changed(doc)[STEPPED][0]["delta"], 0)
+        # two kernels are not enough to tell it from two disturbed runs
+        rc, doc = run_history(dirs[:15])
+        self.assertEqual((rc, changed(doc)), (0, {}))
 
     def test_flat_series_names_nothing(self):
         for seed in (1, 2, 3, 4, 5):
-            dirs = self.series("flat-%d" % seed, 10, seed=seed)
+            dirs = self.series("flat-%d" % seed, 12, seed=seed)
             rc, doc = run_history(dirs)
             self.assertEqual((rc, changed(doc)), (0, {}), "seed %d" % seed)
             self.assertGreater(len(doc["metrics"]), 20)
@@ -120,16 +126,18 @@ class TestHistory(unittest.TestCase):
     def test_one_odd_kernel_is_not_a_change(self):
         # one run 30% off, the next ones back: a disturbed run, as far
         # as a series can tell
-        dirs = self.series("odd", 10, seed=7, step_at=9)
-        rc, doc = run_history(dirs)
-        self.assertEqual((rc, changed(doc)), (0, {}))
+        for name, at, end in (("odd-last", 11, None), ("odd-mid", 5, 6),
+                              ("two-odd", 4, 6)):
+            dirs = self.series(name, 12, seed=7, step_at=at, step_end=end)
+            rc, doc = run_history(dirs)
+            self.assertEqual((rc, changed(doc)), (0, {}), name)
 
     def test_order_by_date_or_as_given(self):
-        dirs = self.series("order", 8, seed=11, step_at=4)
-        shuffled = dirs[4:] + dirs[:4]
+        dirs = self.series("order", 12, seed=11, step_at=6)
+        shuffled = dirs[6:] + dirs[:6]
         rc, doc = run_history(shuffled)
-        self.assertEqual([r["kernel"] for r in doc["runs"]], kernels(8))
-        self.assertEqual(changed(doc)[STEPPED][0]["kernel"], "6.13.0-rc5")
+        self.assertEqual([r["kernel"] for r in doc["runs"]], kernels(12))
+        self.assertEqual(changed(doc)[STEPPED][0]["kernel"], "6.13.0-rc7")
         # as given, the step sits between the last and the first kernel
         renamed = []
         for i, d in enumerate(shuffled):
@@ -139,16 +147,16 @@ class TestHistory(unittest.TestCase):
             self.assertEqual(history.main(renamed), swtest.EXIT_USAGE)
         self.assertIn("no date in the directory name", err.getvalue())
         rc, doc = run_history(renamed, "--given-order")
-        self.assertEqual([r["kernel"] for r in doc["runs"]][0], "6.13.0-rc5")
+        self.assertEqual([r["kernel"] for r in doc["runs"]][0], "6.13.0-rc7")
         self.assertEqual(changed(doc)[STEPPED][0]["kernel"], "6.13.0-rc1")
 
     def test_text_names_the_kernel(self):
-        dirs = self.series("text", 10, seed=7, step_at=5)
+        dirs = self.series("text", 12, seed=7, step_at=6)
         r = swtest.sw("history", *dirs)
         self.assertEqual(r.returncode, swtest.EXIT_FAIL, r.stderr)
         self.assertIn("%s (us): " % STEPPED, r.stdout)
-        self.assertRegex(r.stdout, r"change at 6\.13\.0-rc6 \(after "
-                         r"6\.13\.0-rc5\): [0-9.]+ -> [0-9.]+ us \(\+")
+        self.assertRegex(r.stdout, r"change at 6\.13\.0-rc7 \(after "
+                         r"6\.13\.0-rc6\): [0-9.]+ -> [0-9.]+ us \(\+")
         self.assertRegex(r.stdout, r"\n# \d+ metrics, 1 changed\n$")
 
     def test_bad_input(self):
