@@ -257,8 +257,10 @@ def print_text(runs, series, args, out):
           file=out)
     print("# method: E-divisive means (alpha 1), splits between kernels; "
           "kernel-order permutation test, %d permutations, p <= %g; a "
-          "step of at least %g%% and above a kernel's noise" %
-          (args.permutations, args.p, 100 * args.min_change), file=out)
+          "step of at least %g%% and %g standard deviations of a run's "
+          "repetitions, %d kernels a side" %
+          (args.permutations, args.p, 100 * args.min_change,
+           args.min_effect, args.min_kernels), file=out)
     print("# kernels: %s" % " ".join(kernels), file=out)
     for s in sorted(series.values(), key=lambda s: s.name):
         if args.changed_only and not s.changes:
