@@ -9,8 +9,11 @@
  * A kthreads.txt in the --logs directory says which pids were kernel
  * threads (kthreads.h); without it they are known by name.
  */
+#include <errno.h>
 #include <getopt.h>
+#include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "cmd_analyze.h"
@@ -30,6 +33,7 @@ struct analyze_opts {
 	const char *events_out;
 	const char *buffer, *baseline;
 	int all_cpus, explain, use_libtracecmd;
+	uint64_t timeline_start, timeline_end;	/* ns; end 0: none */
 };
 
 static const struct option analyze_long_opts[] = {
@@ -43,6 +47,7 @@ static const struct option analyze_long_opts[] = {
 	{ "all-cpus", no_argument, NULL, 'a' },
 	{ "baseline", required_argument, NULL, 'b' },
 	{ "explain", no_argument, NULL, 'x' },
+	{ "timeline", required_argument, NULL, 'T' },
 	{ "reader", required_argument, NULL, 'r' },
 	{ "help", no_argument, NULL, 'h' },
 	{ NULL, 0, NULL, 0 },
@@ -56,7 +61,8 @@ static void analyze_usage(FILE *f)
 		"                               [--metrics-out FILE] [--events-out FILE]\n"
 		"                               [--buffer NAME]\n"
 		"                               [--all-cpus] [--baseline FILE]\n"
-		"                               [--explain] [--reader pages|libtracecmd]\n"
+		"                               [--explain | --timeline START,END]\n"
+		"                               [--reader pages|libtracecmd]\n"
 		"  --workload  the checks to judge; its tasks and their \"cpus\" also\n"
 		"              say which threads get per-task trace metrics and\n"
 		"              where they may run (work conservation)\n"
@@ -71,6 +77,10 @@ static void analyze_usage(FILE *f)
 		"              CPU, which tasks) and the tasks outside the\n"
 		"              workload that ran most, instead of metrics or\n"
 		"              verdicts\n"
+		"  --timeline  what ran and what waited on each CPU between two\n"
+		"              times of the trace clock (s, as --explain prints\n"
+		"              them; at most 10 s apart), as JSON, instead of\n"
+		"              metrics or verdicts\n"
 		"  --reader    how to read a version 7 trace.dat's events: its\n"
 		"              ring-buffer pages directly (the default), or\n"
 		"              libtracecmd's iteration (slower; for cross-checks)\n"
@@ -109,6 +119,9 @@ static int add_trace_metrics(const struct analyze_opts *o,
 	scope.opts.buffer = o->buffer;
 	scope.opts.use_libtracecmd = o->use_libtracecmd;
 	scope.explain = o->explain ? stdout : NULL;
+	scope.timeline = o->timeline_end ? stdout : NULL;
+	scope.opts.timeline_start_ns = o->timeline_start;
+	scope.opts.timeline_end_ns = o->timeline_end;
 	ret = trace_scope_measure(&scope, o->trace, set, &lost_events, err);
 	trace_scope_free(&scope);
 	*lost = lost_events;
@@ -190,6 +203,38 @@ out_w:
 	return ret;
 }
 
+/*
+ * The bound keeps the output (a few segments per millisecond per CPU)
+ * small: it is for a figure of a stretch, not a trace dump.
+ */
+#define TIMELINE_MAX_S	10
+
+/* "START,END": seconds of the trace clock, as --explain prints them. */
+static int parse_timeline(const char *arg, struct analyze_opts *o)
+{
+	double start, end;
+	char *p, *q;
+
+	errno = 0;
+	start = strtod(arg, &p);
+	if (p != arg && *p == ',')
+		end = strtod(p + 1, &q);
+	if (p == arg || *p != ',' || q == p + 1 || *q || errno ||
+	    !(start >= 0) || !(end > start) || end > 1e10) {
+		fprintf(stderr, "sched-workloads: --timeline: START,END in seconds of the trace clock, START < END, not \"%s\"\n",
+			arg);
+		return -1;
+	}
+	if (end - start > TIMELINE_MAX_S) {
+		fprintf(stderr, "sched-workloads: --timeline: %.3f s: at most %d s\n",
+			end - start, TIMELINE_MAX_S);
+		return -1;
+	}
+	o->timeline_start = (uint64_t)llround(start * 1e9);
+	o->timeline_end = (uint64_t)llround(end * 1e9);
+	return 0;
+}
+
 int cmd_analyze(int argc, char **argv)
 {
 	struct analyze_opts o = { .basename = "rt-app" };
@@ -232,6 +277,10 @@ int cmd_analyze(int argc, char **argv)
 		case 'x':
 			o.explain = 1;
 			break;
+		case 'T':
+			if (parse_timeline(optarg, &o))
+				return SW_EXIT_USAGE;
+			break;
 		case 'r':
 			if (strcmp(optarg, "pages") &&
 			    strcmp(optarg, "libtracecmd")) {
@@ -248,14 +297,14 @@ int cmd_analyze(int argc, char **argv)
 			return SW_EXIT_USAGE;
 		}
 	}
-	if ((!o.logs && !o.trace) || (o.explain && !o.trace) ||
-	    optind != argc) {
+	if ((!o.logs && !o.trace) || ((o.explain || o.timeline_end) && !o.trace) ||
+	    (o.explain && o.timeline_end) || optind != argc) {
 		analyze_usage(stderr);
 		return SW_EXIT_USAGE;
 	}
 	if (measure(&o, &set, &lost, &err))
 		goto fail;
-	if (o.metrics_out || (!o.workload && !o.explain)) {
+	if (o.metrics_out || (!o.workload && !o.explain && !o.timeline_end)) {
 		mf = o.metrics_out ? fopen(o.metrics_out, "w") : stdout;
 		if (!mf || metric_set_write_json(&set, mf)) {
 			sw_err_set(&err, SW_EXIT_RUN_ERROR, "%s: cannot write",
@@ -278,7 +327,7 @@ int cmd_analyze(int argc, char **argv)
 		}
 		json_object_put(ej);
 	}
-	if (o.workload && !o.explain) {
+	if (o.workload && !o.explain && !o.timeline_end) {
 		if (judge_workload(&o, &set, lost, &err))
 			goto fail;
 		metric_set_free(&set);

@@ -719,5 +719,6 @@ void trace_report_free(struct trace_report *r)
 	free(r->idle_cpus);
 	free(r->wait_cnt);
 	free(r->busy_wait);
+	tl_free(r);
 	free(r);
 }

@@ -56,6 +56,12 @@ struct trace_opts {
 	 * trace_report_profiles(); memory then grows with their wakeups.
 	 */
 	int keep_activations;
+	/*
+	 * Record what ran and waited on each CPU from timeline_start_ns to
+	 * timeline_end_ns (trace clock ns; end 0: none), for
+	 * trace_report_timeline().
+	 */
+	uint64_t timeline_start_ns, timeline_end_ns;
 };
 
 struct trace_report;
@@ -84,6 +90,12 @@ uint64_t trace_report_lost_events(const struct trace_report *r);
  * kernel threads apart.
  */
 void trace_report_explain(const struct trace_report *r, FILE *f);
+/*
+ * The timeline trace_opts asked for, as one JSON object: {"start", "end",
+ * "cpus", "running": [{"cpu", "start", "end", "pid", "comm", "prio"}],
+ * "waiting": [...]}, seconds of the trace clock, sorted by CPU and start.
+ */
+void trace_report_timeline(const struct trace_report *r, FILE *f);
 /*
  * The tasks outside the workload that ran most in the window, the top 5
  * above 0.1% of window * CPUs, largest first, as one line for a

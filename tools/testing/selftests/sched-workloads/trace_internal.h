@@ -115,6 +115,7 @@ struct ta_cpu {
 	int nwait;		/* tasks waiting runnable here */
 	int nfresh;		/* ... woken or moved here, not preempted */
 	uint64_t idle_ts;	/* idle: last time idle was known current */
+	uint64_t tl_since;	/* what runs now began (r->tl only) */
 	uint64_t since;		/* last accounting */
 	uint64_t first_ts;
 	uint64_t busy_ns, idle_ns, over_ns;
@@ -124,6 +125,20 @@ struct ta_cpu {
 	uint64_t freq_reach_ts;	/* first in-window event at freq_max */
 	int freq_events;
 	double freq_to_max_us;	/* set by ta_finish(); NAN = unknown */
+};
+
+/* trace_timeline.c: what ran and waited on each CPU over a short span. */
+struct tl_segment {
+	uint64_t start, end;
+	int waiting;		/* 0: ran on cpu (pid 0: idle); 1: waited */
+	int cpu, pid, prio;
+	char comm[TA_COMM_LEN];
+};
+
+struct ta_timeline {
+	uint64_t start, end;	/* the span, trace clock ns */
+	struct tl_segment *seg;
+	size_t n, cap;
 };
 
 struct trace_report {
@@ -167,6 +182,7 @@ struct trace_report {
 	uint64_t rt_lower_ns;
 	struct ta_stretches rt_eps;	/* of every task's rt_lower */
 	unsigned long ipi_total;
+	struct ta_timeline *tl;		/* trace_opts.timeline_end_ns; or NULL */
 	char note[160];
 };
 
@@ -210,6 +226,12 @@ void ta_ipi(struct trace_report *r, uint64_t ts, int cpu);
 void ta_freq(struct trace_report *r, uint64_t ts, int cpu,
 	     unsigned long khz);
 void ta_finish(struct trace_report *r);
+/* trace_timeline.c */
+int tl_init(struct trace_report *r, uint64_t start, uint64_t end);
+void tl_free(struct trace_report *r);
+/* A segment that ended: @waiting 0, @pid ran on @cpu; 1, it waited there. */
+void tl_add(struct trace_report *r, int waiting, int cpu, int pid, int prio,
+	    const char *comm, uint64_t start, uint64_t end);
 /* trace_metrics.c: which tasks are the workload's, kernel threads, ... */
 void ta_classify(struct trace_report *r);
 /* The measured window's length (0: no events in it). */

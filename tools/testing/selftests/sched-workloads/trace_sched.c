@@ -130,6 +130,9 @@ int ta_report_init(struct trace_report *r, const char *path, int ncpus,
 	if (!r->cpu || !r->masks || !r->idle_cpus || !r->wait_cnt ||
 	    !r->busy_wait)
 		return -1;
+	if (o->timeline_end_ns &&
+	    tl_init(r, o->timeline_start_ns, o->timeline_end_ns))
+		return -1;
 	masks_fill(r);
 	return 0;
 }
@@ -193,6 +196,26 @@ static void cpu_reclass(struct trace_report *r, int cpu, int before)
 	}
 }
 
+static struct ta_task *task_find(const struct trace_report *r, int pid);
+
+/* The timeline's segment of what @cpu ran until @ts. */
+static void timeline_cpu(struct trace_report *r, int cpu, uint64_t ts)
+{
+	struct ta_cpu *c = &r->cpu[cpu];
+	struct ta_task *t = task_find(r, c->curr);
+
+	if (c->known)
+		tl_add(r, 0, cpu, c->curr, c->curr_prio, t ? t->comm : "<...>",
+		       c->tl_since, ts);
+	c->tl_since = ts;
+}
+
+static void timeline_wait(struct trace_report *r, const struct ta_task *t,
+			  uint64_t ts)
+{
+	tl_add(r, 1, t->cpu, t->pid, t->prio, t->comm, t->rq_ts, ts);
+}
+
 /* Sets what runs on @cpu (@known 0: nothing is known any more). */
 static void cpu_update(struct trace_report *r, int cpu, int known, int pid,
 		       int prio, uint64_t ts)
@@ -200,6 +223,8 @@ static void cpu_update(struct trace_report *r, int cpu, int known, int pid,
 	struct ta_cpu *c = &r->cpu[cpu];
 	int before = cpu_class(c);
 
+	if (r->tl && (c->known != known || c->curr != (known ? pid : 0)))
+		timeline_cpu(r, cpu, ts);
 	cpu_account(r, c, ts);
 	if (known && !c->first_ts)
 		c->first_ts = ts;
@@ -310,6 +335,8 @@ static void task_leave(struct trace_report *r, struct ta_task *t, uint64_t ts)
 		if (t->cpu >= 0 && t->cpu < r->ncpus)
 			t->cpu_ns_on[t->cpu] += d;
 	} else if (t->state == TS_WAITING) {
+		if (r->tl)
+			timeline_wait(r, t, ts);
 		t->wait_ns += d;
 		t->wait_cur_ns += d;
 		if (t->wait_cur_ns > t->wait_max_ns)
@@ -342,6 +369,8 @@ static void wait_move(struct trace_report *r, struct ta_task *t, int cpu,
 {
 	if (!cpu_of(r, cpu) || cpu == t->cpu)
 		return;
+	if (r->tl)
+		timeline_wait(r, t, ts);
 	wait_count(r, t, -1, ts);
 	t->cpu = cpu;
 	t->rq_ts = ts;
@@ -1073,6 +1102,8 @@ void ta_finish(struct trace_report *r)
 		uint64_t start = r->ws ? r->ws : r->first_ts;
 
 		cpu_account(r, cp, end);
+		if (r->tl)
+			timeline_cpu(r, c, end);
 		cp->freq_to_max_us = NAN;
 		if (cp->freq_events && cp->freq_before &&
 		    cp->freq_before == cp->freq_max)
@@ -1091,6 +1122,8 @@ void ta_finish(struct trace_report *r)
 			if (t->cpu >= 0)
 				t->cpu_ns_on[t->cpu] += d;
 		} else {
+			if (r->tl)
+				timeline_wait(r, t, end);
 			t->wait_ns += ta_clip(r, t->since, end);
 			t->wait_cur_ns += ta_clip(r, t->since, end);
 			if (t->wait_cur_ns > t->wait_max_ns)

@@ -126,6 +126,8 @@ int trace_scope_measure(struct trace_scope *s, const char *trace,
 			trace_report_note(report));
 	if (s->explain)
 		trace_report_explain(report, s->explain);
+	if (s->timeline)
+		trace_report_timeline(report, s->timeline);
 	trace_report_neighbours(report, s->neighbours, sizeof(s->neighbours));
 	if (trace_report_add_metrics(report, &s->opts, set)) {
 		sw_err_set(err, SW_EXIT_RUN_ERROR, "out of memory");

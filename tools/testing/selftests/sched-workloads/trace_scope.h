@@ -20,6 +20,7 @@ struct trace_scope {
 	char (*comms)[16];	/* rt-app thread names as the kernel cuts them */
 	size_t n;
 	FILE *explain;		/* trace_report_explain() there, if set */
+	FILE *timeline;		/* trace_report_timeline() there, if set */
 	struct kthread_list kthreads;	/* trace_scope_load_kthreads() */
 	/*
 	 * Set by trace_scope_measure(): the tasks outside the workload that
