@@ -46,6 +46,10 @@ else
 CHECKPATCH ?= $(lastword $(sort $(wildcard $(SW_HARNESS_CACHE)/linux-source-*/scripts/checkpatch.pl)))
 endif
 
+# Debian's python3: the python3-* packages deps.sh installs are its
+# modules; another python3 first in PATH (pyenv's, a venv) lacks them.
+PYTHON ?= $(firstword $(wildcard /usr/bin/python3) python3)
+
 # Extra checkpatch options, e.g. --ignore TYPE,TYPE
 CHECKPATCH_FLAGS ?=
 RUN_ARGS ?=
@@ -70,7 +74,7 @@ test:
 	$(SW_SCRIPTS)/deps.sh test
 	@$(MAKE) --no-print-directory build WERROR=1
 	@$(MAKE) --no-print-directory style
-	SW_BINARY=$(SW_BIN) python3 $(SW_DIR)/tests/run_tests.py
+	SW_BINARY=$(SW_BIN) $(PYTHON) $(SW_DIR)/tests/run_tests.py
 
 CONTRIBUTE_ARGS ?=
 contribute:
@@ -79,14 +83,14 @@ contribute:
 		exit 2; }
 	$(SW_SCRIPTS)/deps.sh run
 	@$(MAKE) --no-print-directory build
-	python3 $(SW_DIR)/contribute.py --binary $(SW_BIN) $(CONTRIBUTE_ARGS) \
+	$(PYTHON) $(SW_DIR)/contribute.py --binary $(SW_BIN) $(CONTRIBUTE_ARGS) \
 		$(if $(TRACE),--trace $(TRACE)) $(NAME) $(if $(CMD),-- $(CMD))
 
 BENCH_ARGS ?=
 bench:
 	$(SW_SCRIPTS)/deps.sh run
 	@$(MAKE) --no-print-directory build
-	python3 $(SW_DIR)/bench/bench.py --binary $(SW_BIN) $(BENCH_ARGS)
+	$(PYTHON) $(SW_DIR)/bench/bench.py --binary $(SW_BIN) $(BENCH_ARGS)
 
 # The harnesses need clang and libFuzzer: the test profile installs them.
 FUZZ_SECONDS ?= 900

@@ -744,6 +744,8 @@ int battery_run(const struct battery_opts *o, char *const names[], int n)
 	ktap_diag("%d workloads, %d repetitions each: %.0f s in all", total,
 		  o->repetitions, (now_mono_ns() - t0) / 1e9);
 	write_cost(results, have_results, (now_mono_ns() - t0) / 1e9);
+	if (have_results)
+		ktap_diag("to see it: sched-workloads report %s", results);
 	rc = ktap_finish();
 	cleanup_all();
 	return bad_input ? SW_EXIT_BAD_WORKLOAD : rc;

@@ -12,6 +12,12 @@
 #include "cmd_script.h"
 #include "util.h"
 
+/*
+ * Debian's python3 first: the python3-* packages (matplotlib) are its
+ * modules, and a python3 earlier in PATH (pyenv's, a venv) lacks them.
+ */
+#define SYSTEM_PYTHON	"/usr/bin/python3"
+
 int cmd_script(const char *script, int argc, char **argv)
 {
 	char dir[PATH_MAX], path[PATH_MAX], self[PATH_MAX];
@@ -42,6 +48,8 @@ int cmd_script(const char *script, int argc, char **argv)
 	for (i = 1; i < argc; i++)
 		args[i + 1] = argv[i];
 	setenv("SW_BINARY", self, 1);
+	if (!access(SYSTEM_PYTHON, X_OK))
+		execv(SYSTEM_PYTHON, args);
 	execvp("python3", args);
 	fprintf(stderr, "sched-workloads: %s: python3: %s (Debian: apt-get install python3)\n",
 		argv[0], strerror(errno));

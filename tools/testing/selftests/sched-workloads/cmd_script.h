@@ -8,7 +8,8 @@
 #define SW_CMD_SCRIPT_H
 
 /*
- * Runs python3 <binary's directory>/@script with argv[1..]; SW_BINARY
+ * Runs python3 (/usr/bin's if any) <binary's directory>/@script with
+ * argv[1..]; SW_BINARY
  * names this binary for it. Returns only on error: SW_EXIT_SKIP when
  * python3 or the script is missing, saying so.
  */

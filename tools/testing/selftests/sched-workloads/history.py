@@ -62,7 +62,6 @@ import sys
 
 import results
 
-VS_BASELINE = ".vs-baseline"
 DEFAULT_PERMUTATIONS = 4999
 DEFAULT_P = 0.01
 DEFAULT_MIN_CHANGE = 0.10
@@ -71,26 +70,6 @@ DEFAULT_MIN_KERNELS = 3
 # A share (of the CPUs, of the activations) moving by less than 1% is
 # not news even from 0, where --min-change says nothing.
 LEAST_STEP = {"share": 0.01}
-
-
-def check_series_name(check, workload):
-    """(entity, metric) that a check of @workload judges, or None."""
-    name, metric = check["name"], check.get("metric")
-    if name.endswith(VS_BASELINE):
-        name = name[:-len(VS_BASELINE)]
-    prefix = workload + "."
-    if (not isinstance(metric, str) or not name.startswith(prefix) or
-            not name.endswith("." + metric)):
-        return None
-    entity = name[len(prefix):-len(metric) - 1]
-    return (entity, metric) if entity else None
-
-
-def samples_key(samples, entity, metric):
-    """The samples.json key "source/entity/metric" of a check."""
-    found = sorted(k for k in samples
-                   if k.split("/", 2)[1:] == [entity, metric])
-    return found[0] if found else None
 
 
 class Series:
@@ -113,7 +92,7 @@ def collect(runs):
         for w in run.workloads():
             samples = None
             for check in w.verdicts():
-                es = check_series_name(check, w.name)
+                es = results.check_entity_metric(check, w.name)
                 if not es:
                     continue
                 name = "%s.%s.%s" % (w.name, es[0], es[1])
@@ -125,7 +104,7 @@ def collect(runs):
                     continue
                 if samples is None:
                     samples = w.samples()
-                key = samples_key(samples, *es)
+                key = results.samples_key(samples, *es)
                 if key:
                     s.reps[k] = [v for v in samples[key]
                                  if isinstance(v, (int, float))]

@@ -25,6 +25,8 @@ EVENT_MIN_ABS = 0.01
 EVENT_HALF = 44 * EVENT_BINS_PER_OCTAVE  # EVENT_OCTAVES of them
 
 
+VS_BASELINE = ".vs-baseline"
+
 # The tool's exit codes (util.h) that these programs use too.
 EXIT_PASS, EXIT_FAIL, EXIT_USAGE, EXIT_SKIP = 0, 1, 2, 4
 EXIT_BAD_RESULTS = 9
@@ -131,6 +133,28 @@ class Histogram:
         lo, hi = bin_edges(b)
         mid = 0.0 if b == 0 else lo if math.isinf(hi) else (lo + hi) / 2
         return min(max(mid, self.min), self.max)
+
+
+def check_entity_metric(check, workload):
+    """(entity, metric) that a check of @workload judges ("<workload>.
+    <entity>.<metric>[.vs-baseline]"), or None."""
+    name, metric = check["name"], check.get("metric")
+    if name.endswith(VS_BASELINE):
+        name = name[:-len(VS_BASELINE)]
+    prefix = workload + "."
+    if (not isinstance(metric, str) or not name.startswith(prefix) or
+            not name.endswith("." + metric)):
+        return None
+    entity = name[len(prefix):-len(metric) - 1]
+    return (entity, metric) if entity else None
+
+
+def samples_key(samples, entity, metric):
+    """The key "source/entity/metric" of samples.json (or a baseline's
+    "metrics" and "summary") that holds @entity's @metric, or None."""
+    found = sorted(k for k in samples
+                   if k.split("/", 2)[1:] == [entity, metric])
+    return found[0] if found else None
 
 
 class Workload:

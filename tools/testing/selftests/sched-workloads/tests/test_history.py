@@ -20,6 +20,7 @@ import unittest
 
 import swtest
 import history
+import results
 
 CLASS = "x86_64-2cpu-amd-epyc-vm"
 BASELINES = os.path.join(swtest.COLLECTION, "baselines", CLASS)
@@ -213,12 +214,12 @@ class TestEnergy(unittest.TestCase):
         self.assertEqual(history.noise([[4], [7]]), 0.0)
 
     def test_check_to_series(self):
-        self.assertEqual(history.check_series_name(
+        self.assertEqual(results.check_entity_metric(
             {"name": "w.cpu0.cpu.busy_share.vs-baseline",
              "metric": "cpu.busy_share"}, "w"), ("cpu0", "cpu.busy_share"))
-        self.assertIsNone(history.check_series_name(
+        self.assertIsNone(results.check_entity_metric(
             {"name": "w.cpu0.other", "metric": "cpu.busy_share"}, "w"))
-        self.assertEqual(history.samples_key(
+        self.assertEqual(results.samples_key(
             {"trace_cpus/cpu0/cpu.busy_share": [1],
              "trace_cpus/cpu1/cpu.busy_share": [1]}, "cpu0",
             "cpu.busy_share"), "trace_cpus/cpu0/cpu.busy_share")

@@ -1,0 +1,417 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-2.0
+"""sched-workloads report: one HTML page of a run, or of A against B.
+
+  report.py [-o FILE] [-B BASELINES] RESULTS [RESULTS_B]
+
+Per workload, the verdicts first; then the distributions of wakeup
+latency and slack over every activation of the counted repetitions
+against the baseline's (CDFs); the CPU shares against the limits and
+the baseline; and, for a failing work-conservation (wc.*) or RT
+placement (rt.*) check, a per-CPU timeline of the longest stretch that
+explain.txt names, drawn from the trace by "sched-workloads analyze
+--timeline". With two results: the checks of A and B side by side,
+coloured by B's verdict, "sched-workloads compare" A B's table, and the
+distributions of A and B overlaid.
+
+The page is one file: figures are SVG in data: URLs, the style is
+inline, nothing is fetched when it is viewed. Written to
+RESULTS/report.html, or RESULTS_B/report-vs-<A>.html, unless -o.
+
+Exit: 0 written, 2 usage, 4 python3-matplotlib missing, 9 a result
+directory that is not the tool's.
+"""
+import argparse
+import base64
+import html
+import os
+import re
+import subprocess
+import sys
+
+import results
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+# The event series drawn as CDFs: rt-app's wakeup latency and slack per
+# activation, the trace's wakeup latency.
+CDF_SERIES = {"wu_lat": "rt-app wakeup latency", "slack": "rt-app slack",
+              "wakeup_lat": "trace wakeup latency"}
+# Margin drawn on each side of an explained stretch (s).
+TIMELINE_MARGIN = 0.005
+TIMELINE_SECTIONS = (("wc.", "wc"), ("rt.", "rt"))
+EPISODE_RE = re.compile(r"^  at (\d+\.\d+) \(([+-]\d+\.\d+) s\): "
+                        r"(\d+(?:\.\d+)?) us; (.*)$")
+
+STYLE = """
+body { font-family: sans-serif; margin: 1.5em; max-width: 1100px; }
+table { border-collapse: collapse; margin: 0.5em 0; font-size: 90%; }
+td, th { border: 1px solid #ccc; padding: 2px 6px; text-align: left; }
+td.num { text-align: right; font-family: monospace; }
+tr.pass td.status { background: #d5efd9; }
+tr.fail td.status { background: #f6cdc8; }
+tr.skip td.status { background: #f7ecc0; }
+tr.error td.status { background: #e5d3ee; }
+td.diag { font-size: 85%; color: #444; }
+pre { background: #f6f6f6; padding: 0.5em; overflow-x: auto;
+      font-size: 80%; }
+.note { color: #666; font-style: italic; }
+h2 { border-bottom: 1px solid #999; margin-top: 2em; }
+"""
+
+
+def esc(x):
+    return html.escape(str(x), quote=True)
+
+
+def fmt(v):
+    if v is None:
+        return "-"
+    if isinstance(v, float):
+        return "%.4g" % v
+    return str(v)
+
+
+def img(svg, alt):
+    data = base64.b64encode(svg).decode("ascii")
+    return ('<img alt="%s" src="data:image/svg+xml;base64,%s">' %
+            (esc(alt), data))
+
+
+def parse_episodes(text):
+    """{"wc": [...], "rt": [...]}: the stretches explain.txt lists, each
+    (start s, offset s, length us, who), longest first as written."""
+    out, section = {}, None
+    for line in text.splitlines():
+        head = line.split(":", 1)[0]
+        if not line.startswith(" ") and head in ("wc", "rt"):
+            section = head
+            out[section] = []
+            continue
+        if not line.startswith(" "):
+            section = None
+        m = EPISODE_RE.match(line)
+        if m and section:
+            out[section].append((float(m.group(1)), float(m.group(2)),
+                                 float(m.group(3)), m.group(4)))
+    return out
+
+
+class Baselines:
+    """The baseline files of a machine class, read once each."""
+
+    def __init__(self, top, machine_class):
+        self.dir = os.path.join(top, machine_class)
+        self.cache = {}
+
+    def get(self, workload):
+        if workload not in self.cache:
+            path = os.path.join(self.dir, workload + ".json")
+            self.cache[workload] = (results.load_json(path)
+                                    if os.path.exists(path) else None)
+        return self.cache[workload]
+
+    def events(self, workload):
+        b = self.get(workload)
+        if not b:
+            return {}
+        return results.baseline_events(
+            b, os.path.join(self.dir, workload + ".json"))
+
+    def median(self, workload, entity, metric):
+        summary = (self.get(workload) or {}).get("summary") or {}
+        key = results.samples_key(summary, entity, metric)
+        return summary[key].get("median") if key else None
+
+
+def binary():
+    return os.environ.get("SW_BINARY", os.path.join(HERE,
+                                                    "sched-workloads"))
+
+
+def summary_counts(checks):
+    counts = {}
+    for c in checks:
+        counts[c["status"]] = counts.get(c["status"], 0) + 1
+    return ", ".join("%s %d" % (s, counts[s]) for s in
+                     ("pass", "fail", "skip", "error") if s in counts)
+
+
+def verdict_table(checks):
+    rows = ['<table class="verdicts"><tr><th>check</th><th>status</th>'
+            '<th>kind</th><th>value</th><th>limit</th><th>unit</th>'
+            '<th>repetitions beyond</th><th>diagnostic</th></tr>']
+    for c in checks:
+        rows.append(
+            '<tr class="verdict %s" data-check="%s" data-status="%s">'
+            '<td>%s</td><td class="status">%s</td><td>%s</td>'
+            '<td class="num">%s</td><td class="num">%s</td><td>%s</td>'
+            '<td class="num">%s / %s</td><td class="diag">%s</td></tr>' %
+            (esc(c["status"]), esc(c["name"]), esc(c["status"]),
+             esc(c["name"]), esc(c["status"]), esc(c["kind"]),
+             fmt(c.get("value")), fmt(c.get("limit")), esc(c.get("unit")),
+             fmt(c.get("beyond")), fmt(c.get("reps")),
+             esc(c.get("diag", ""))))
+    rows.append("</table>")
+    return "\n".join(rows)
+
+
+def series_of(key):
+    """(entity, series) of an event key "source/entity/series"."""
+    parts = key.split("/", 2)
+    return (parts[1], parts[2]) if len(parts) == 3 else (None, None)
+
+
+def cdf_figures(name, runs_events, base_events):
+    """The CDFs of a workload: one figure per entity and series that has
+    events. @runs_events: [(label, {key: Histogram})]."""
+    import report_figures
+    kept = sorted(k for k, h in base_events.items() if h.n)
+    out = ['<p class="note">the baseline keeps the events of the series '
+           'its checks judge: %s</p>' % esc(", ".join(kept) or "none")]
+    keys = sorted({k for _, ev in runs_events for k, h in ev.items()
+                   if h.n and series_of(k)[1] in CDF_SERIES})
+    for key in keys:
+        entity, series = series_of(key)
+        curves = [(label + " (%d)" % ev[key].n, ev[key].cdf(), False)
+                  for label, ev in runs_events
+                  if key in ev and ev[key].n]
+        b = base_events.get(key)
+        if b and b.n:
+            curves.append(("baseline (%d)" % b.n, b.cdf(), True))
+        title = "%s: %s of %s" % (name, CDF_SERIES[series], entity)
+        out.append(img(report_figures.cdf(title, "us", curves),
+                       "CDF " + key))
+    return out
+
+
+def share_figure(w, checks, baselines):
+    import report_figures
+    samples = None
+    bars = []
+    for c in checks:
+        em = results.check_entity_metric(c, w.name)
+        if (c.get("unit") != "share" or c["kind"] != "absolute" or
+                not em or c.get("value") is None):
+            continue
+        if samples is None:
+            samples = w.samples()
+        key = results.samples_key(samples, *em)
+        reps = [v for v in (samples.get(key) or []) if v is not None]
+        bars.append(("%s %s" % em, c["value"], reps, c.get("limit"),
+                     baselines.median(w.name, *em), c["status"]))
+    if not bars:
+        return None
+    return img(report_figures.shares("%s: shares" % w.name, bars),
+               "shares " + w.name)
+
+
+def timeline_html(w, checks):
+    """A timeline of the longest explained stretch of each kind (wc,
+    rt) that a failing check names; a note when it cannot be drawn."""
+    import report_figures
+    out = []
+    wanted = []
+    for prefix, section in TIMELINE_SECTIONS:
+        if any(c["status"] == "fail" and
+               str(c.get("metric", "")).startswith(prefix)
+               for c in checks):
+            wanted.append(section)
+    for section in wanted:
+        found = None
+        for k in w.counted_reps():
+            rep = w.path("rep-%d" % k)
+            path = os.path.join(rep, "explain.txt")
+            if not (os.path.exists(path) and
+                    os.path.exists(os.path.join(rep, "trace.dat"))):
+                continue
+            with open(path) as f:
+                eps = parse_episodes(f.read()).get(section)
+            if eps:
+                found = (k, rep, eps[0])
+                break
+        if not found:
+            out.append('<p class="note">%s: no repetition with a trace '
+                       'and an explained stretch</p>' % section)
+            continue
+        k, rep, (start, _, length_us, who) = found
+        end = start + length_us / 1e6
+        argv = [binary(), "analyze", "--trace",
+                os.path.join(rep, "trace.dat"), "--workload",
+                w.path(w.name + ".json"), "--timeline",
+                "%.6f,%.6f" % (start - TIMELINE_MARGIN,
+                               end + TIMELINE_MARGIN)]
+        r = subprocess.run(argv, capture_output=True, text=True)
+        if r.returncode:
+            why = (r.stderr.strip().splitlines() or
+                   ["exit %d" % r.returncode])[0]
+            out.append('<p class="note">timeline unavailable: %s</p>' %
+                       esc(why))
+            continue
+        import json
+        try:
+            tl = json.loads(r.stdout)
+        except ValueError as e:
+            out.append('<p class="note">timeline unavailable: %s</p>' %
+                       esc(e))
+            continue
+        title = "%s rep-%d: %.1f us; %s" % (section, k, length_us, who)
+        out.append("<p>%s, rep-%d: the longest stretch, %.1f us at "
+                   "%.6f: %s</p>" % (section, k, length_us, start,
+                                     esc(who)))
+        out.append(img(report_figures.timeline(title, tl, (start, end)),
+                       "timeline %s %s" % (w.name, section)))
+    return out
+
+
+def header(title, runs):
+    parts = ["<!DOCTYPE html>", '<html><head><meta charset="utf-8">',
+             "<title>%s</title>" % esc(title),
+             "<style>%s</style></head><body>" % STYLE,
+             "<h1>%s</h1>" % esc(title), "<table>"]
+    for label, run in runs:
+        parts.append("<tr><th>%s</th><td>%s</td><td>kernel %s</td>"
+                     "<td>class %s</td><td>%s</td></tr>" %
+                     (esc(label), esc(run.dir), esc(run.kernel),
+                      esc(run.machine_class), esc(run.started or "")))
+    parts.append("</table>")
+    return parts
+
+
+def single_report(run, baselines):
+    workloads = [(w, w.verdicts()) for w in run.workloads()]
+    allchecks = [c for _, checks in workloads for c in checks]
+    out = header("sched-workloads: %s" % run.kernel, [("run", run)])
+    out.append("<p>%d workloads, %d checks: %s</p>" %
+               (len(workloads), len(allchecks), summary_counts(allchecks)))
+    out.append("<ul>")
+    for w, checks in workloads:
+        bad = [c for c in checks if c["status"] != "pass"]
+        out.append('<li><a href="#%s">%s</a>: %s</li>' %
+                   (esc(w.name), esc(w.name), summary_counts(checks) +
+                    (" (%s)" % esc(", ".join(c["name"] for c in bad))
+                     if bad else "")))
+    out.append("</ul>")
+    for w, checks in workloads:
+        out.append('<h2 id="%s">%s</h2>' % (esc(w.name), esc(w.name)))
+        out.append(verdict_table(checks))
+        if baselines.get(w.name) is None:
+            out.append('<p class="note">no baseline of class %s: the '
+                       "run's distributions alone</p>" %
+                       esc(run.machine_class))
+        out += timeline_html(w, checks)
+        fig = share_figure(w, checks, baselines)
+        if fig:
+            out.append(fig)
+        out += cdf_figures(w.name, [("run", w.events())],
+                           baselines.events(w.name))
+    out.append("</body></html>")
+    return "\n".join(out)
+
+
+def compare_text(a, b):
+    r = subprocess.run([binary(), "compare", "--force", a.dir, b.dir],
+                       capture_output=True, text=True)
+    return r.stdout + r.stderr
+
+
+def ab_table(name, checks_a, checks_b):
+    a = {c["name"]: c for c in checks_a}
+    b = {c["name"]: c for c in checks_b}
+    rows = ['<table class="ab"><tr><th>check</th><th>unit</th><th>A</th>'
+            '<th>A status</th><th>B</th><th>change</th>'
+            '<th class="status">B status</th></tr>']
+    for n in sorted(set(a) | set(b)):
+        ca, cb = a.get(n, {}), b.get(n, {})
+        va, vb = ca.get("value"), cb.get("value")
+        change = "-"
+        if isinstance(va, (int, float)) and isinstance(vb, (int, float)):
+            change = ("%+.1f%%" % (100 * (vb - va) / abs(va)) if va
+                      else "%+.4g" % (vb - va))
+        status = cb.get("status", "absent")
+        rows.append('<tr class="verdict %s" data-check="%s" '
+                    'data-status="%s"><td>%s</td><td>%s</td>'
+                    '<td class="num">%s</td><td>%s</td>'
+                    '<td class="num">%s</td><td class="num">%s</td>'
+                    '<td class="status">%s</td></tr>' %
+                    (esc(status), esc(n), esc(status), esc(n),
+                     esc(cb.get("unit", ca.get("unit", ""))), fmt(va),
+                     esc(ca.get("status", "absent")), fmt(vb), change,
+                     esc(status)))
+    rows.append("</table>")
+    return "\n".join(rows)
+
+
+def ab_report(run_a, run_b, baselines):
+    out = header("sched-workloads: %s against %s" % (run_b.kernel,
+                                                     run_a.kernel),
+                 [("A", run_a), ("B", run_b)])
+    names = sorted(set(run_a.names) | set(run_b.names))
+    checks = {}
+    for n in names:
+        checks[n] = (run_a.workload(n).verdicts() if n in run_a.names
+                     else [], run_b.workload(n).verdicts()
+                     if n in run_b.names else [])
+    allb = [c for _, cb in checks.values() for c in cb]
+    out.append("<p>B: %d checks: %s. Rows are coloured by B's verdict."
+               "</p>" % (len(allb), summary_counts(allb)))
+    out.append("<details><summary>sched-workloads compare A B</summary>"
+               "<pre>%s</pre></details>" %
+               esc(compare_text(run_a, run_b)))
+    for n in names:
+        out.append('<h2 id="%s">%s</h2>' % (esc(n), esc(n)))
+        out.append(ab_table(n, *checks[n]))
+        evs = []
+        for label, run in (("A", run_a), ("B", run_b)):
+            if n in run.names:
+                evs.append((label, run.workload(n).events()))
+        out += cdf_figures(n, evs, baselines.events(n))
+        if n in run_b.names:
+            out += timeline_html(run_b.workload(n), checks[n][1])
+    out.append("</body></html>")
+    return "\n".join(out)
+
+
+def main(argv):
+    ap = argparse.ArgumentParser(
+        prog="sched-workloads report",
+        description="One self-contained HTML page of a run, or of run A "
+        "against run B.")
+    ap.add_argument("results", nargs="+", metavar="RESULTS",
+                    help="a result directory; two: A then B")
+    ap.add_argument("-o", "--output", help="the HTML file to write")
+    ap.add_argument("-B", "--baselines",
+                    default=os.path.join(HERE, "baselines"),
+                    help="baseline directory (default: beside this "
+                    "program)")
+    args = ap.parse_args(argv)
+    if len(args.results) > 2:
+        ap.error("one result directory, or two (A and B)")
+    try:
+        import report_figures  # noqa: F401
+    except ImportError as e:
+        print("report: %s: python3-matplotlib missing (Debian: apt-get "
+              "install python3-matplotlib)" % e, file=sys.stderr)
+        return results.EXIT_SKIP
+    try:
+        runs = [results.Run(d) for d in args.results]
+        baselines = Baselines(args.baselines, runs[-1].machine_class)
+        if len(runs) == 1:
+            page = single_report(runs[0], baselines)
+            out = args.output or os.path.join(runs[0].dir, "report.html")
+        else:
+            page = ab_report(runs[0], runs[1], baselines)
+            out = args.output or os.path.join(
+                runs[1].dir, "report-vs-%s.html" %
+                os.path.basename(runs[0].dir))
+    except results.ResultError as e:
+        print("report: %s" % e, file=sys.stderr)
+        return results.EXIT_BAD_RESULTS
+    with open(out, "w") as f:
+        f.write(page)
+    print(out)
+    return results.EXIT_PASS
+
+
+if __name__ == "__main__":
+    sys.path.insert(0, HERE)
+    sys.exit(main(sys.argv[1:]))
