@@ -128,6 +128,16 @@ class TestRun(unittest.TestCase):
                                     "fingerprint.json: no machine class"):
             results.Run(self.dir)
 
+    def test_refusal_has_no_repetitions(self):
+        # dl-over-admission: rt-app refused, as expected: verdicts only
+        w = results.Run(self.dir).workload("w")
+        self.assertEqual((w.samples(), w.rounds(), w.counted_reps(),
+                          w.events()), ({}, [], [], {}))
+        self.write("w/rounds.json", {"round": 1})
+        with self.assertRaisesRegex(results.ResultError, "rounds.json: "
+                                    "not a list of rounds"):
+            w.rounds()
+
     def test_renamed_directory_has_no_start(self):
         renamed = os.path.join(self.tmp.name, "kernel-a")
         os.rename(self.dir, renamed)
