@@ -20,7 +20,8 @@
 # --results RESULTS skips the run and exports a result directory of an
 # earlier one (a lab re-sending, or a check of this script).
 #
-# Exit: run_kselftest.sh's, or the export's when that failed; 2 usage.
+# Exit: 1 when the collection's KTAP line is "not ok" or the export
+# failed, 0 otherwise; 2 usage.
 set -u
 
 usage() {
@@ -73,10 +74,12 @@ fi
 
 rc=0
 if [ -z "$results" ]; then
+	# Piped, not redirected: the runner reopens /dev/stdout. It exits 0
+	# even when a test failed (6.1): its own result line says.
+	(cd "$installed" && ./run_kselftest.sh -c sched-workloads) 2>&1 |
+		tee "$out/ktap.txt"
+	grep -q '^not ok' "$out/ktap.txt" && rc=1
 	# the results directory goes where the KTAP says (# results: DIR)
-	(cd "$installed" && ./run_kselftest.sh -c sched-workloads) \
-		>"$out/ktap.txt" 2>&1 || rc=$?
-	cat "$out/ktap.txt"
 	results=$(sed -n 's/^.*# results: //p' "$out/ktap.txt" | head -n 1)
 	case $results in
 	/*)	;;
