@@ -271,6 +271,17 @@ class Run:
         return "%s-%s-%sT%s:%s:%s" % (d[:4], d[4:6], d[6:], t[:2],
                                       t[2:4], t[4:])
 
+    def cost(self):
+        """time.json: where the run's time went ({"wall_s": ..., "rtapp_s":
+        ..., "repetitions": ...}); {} for a run that has none (one that
+        was cut short)."""
+        path = os.path.join(self.dir, "time.json")
+        if not os.path.exists(path):
+            return {}
+        t = load_json(path)
+        _expect(isinstance(t, dict), path, "not an object")
+        return t
+
     def workloads(self):
         return [Workload(self, n) for n in self.names]
 
