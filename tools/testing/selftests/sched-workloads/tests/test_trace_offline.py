@@ -20,6 +20,7 @@ import os
 import re
 import shutil
 import subprocess
+import sys
 import tempfile
 import unittest
 
@@ -151,9 +152,11 @@ class TestCompressedTrace(unittest.TestCase):
     def setUpClass(cls):
         cls.tmp = tempfile.mkdtemp(prefix="sw-compressed-")
         cls.trace = os.path.join(cls.tmp, "compressed.dat")
-        # the comm is the name exec'ed: "pingpong", not "python3"
+        # the comm is the name exec'ed: "pingpong", not "python3"; the
+        # interpreter itself, not a wrapper that dispatches on its name
+        # (pyenv's shims)
         prog = os.path.join(cls.tmp, "pingpong")
-        os.symlink(shutil.which("python3"), prog)
+        os.symlink(os.path.realpath(sys.executable), prog)
         with live_lock():
             # 16 MB a CPU: the ~180000 events fit, none is lost
             record("sw-compressed-%d" % os.getpid(), cls.trace,
