@@ -9,11 +9,8 @@
  * A kthreads.txt in the --logs directory says which pids were kernel
  * threads (kthreads.h); without it they are known by name.
  */
-#include <errno.h>
 #include <getopt.h>
-#include <math.h>
 #include <stdio.h>
-#include <stdlib.h>
 #include <string.h>
 
 #include "cmd_analyze.h"
@@ -79,8 +76,8 @@ static void analyze_usage(FILE *f)
 		"              verdicts\n"
 		"  --timeline  what ran and what waited on each CPU between two\n"
 		"              times of the trace clock (s, as --explain prints\n"
-		"              them; at most 10 s apart), as JSON, instead of\n"
-		"              metrics or verdicts\n"
+		"              them, e.g. 2012.610021,2012.640000; at most 10 s\n"
+		"              apart), as JSON, instead of metrics or verdicts\n"
 		"  --reader    how to read a version 7 trace.dat's events: its\n"
 		"              ring-buffer pages directly (the default), or\n"
 		"              libtracecmd's iteration (slower; for cross-checks)\n"
@@ -209,29 +206,48 @@ out_w:
  */
 #define TIMELINE_MAX_S	10
 
+/*
+ * A time of the trace clock as --explain prints it, "2012.620021" (at most
+ * 10 digits and 9 decimals), read exactly into ns; *@end: what follows.
+ */
+static int parse_trace_ts(const char *s, const char **end, uint64_t *ns)
+{
+	uint64_t sec = 0, frac = 0;
+	int n = 0, d = 0;
+
+	for (; *s >= '0' && *s <= '9' && n < 10; s++, n++)
+		sec = sec * 10 + (uint64_t)(*s - '0');
+	if (*s == '.')
+		for (s++; *s >= '0' && *s <= '9' && d < 9; s++, d++)
+			frac = frac * 10 + (uint64_t)(*s - '0');
+	if (!n || (*s >= '0' && *s <= '9'))
+		return -1;
+	for (; d < 9; d++)
+		frac *= 10;
+	*ns = sec * 1000000000ull + frac;
+	*end = s;
+	return 0;
+}
+
 /* "START,END": seconds of the trace clock, as --explain prints them. */
 static int parse_timeline(const char *arg, struct analyze_opts *o)
 {
-	double start, end;
-	char *p, *q;
+	uint64_t start, end;
+	const char *p;
 
-	errno = 0;
-	start = strtod(arg, &p);
-	if (p != arg && *p == ',')
-		end = strtod(p + 1, &q);
-	if (p == arg || *p != ',' || q == p + 1 || *q || errno ||
-	    !(start >= 0) || !(end > start) || end > 1e10) {
+	if (parse_trace_ts(arg, &p, &start) || *p != ',' ||
+	    parse_trace_ts(p + 1, &p, &end) || *p || end <= start) {
 		fprintf(stderr, "sched-workloads: --timeline: START,END in seconds of the trace clock, START < END, not \"%s\"\n",
 			arg);
 		return -1;
 	}
-	if (end - start > TIMELINE_MAX_S) {
-		fprintf(stderr, "sched-workloads: --timeline: %.3f s: at most %d s\n",
-			end - start, TIMELINE_MAX_S);
+	if (end - start > TIMELINE_MAX_S * 1000000000ull) {
+		fprintf(stderr, "sched-workloads: --timeline: %s: at most %d s apart\n",
+			arg, TIMELINE_MAX_S);
 		return -1;
 	}
-	o->timeline_start = (uint64_t)llround(start * 1e9);
-	o->timeline_end = (uint64_t)llround(end * 1e9);
+	o->timeline_start = start;
+	o->timeline_end = end;
 	return 0;
 }
 
