@@ -48,8 +48,15 @@ int cmd_script(const char *script, int argc, char **argv)
 	for (i = 1; i < argc; i++)
 		args[i + 1] = argv[i];
 	setenv("SW_BINARY", self, 1);
-	if (!access(SYSTEM_PYTHON, X_OK))
+	/*
+	 * Its full path as argv[0] too: python3 finds its prefix, and so
+	 * its modules, from argv[0], looked up in PATH when it is bare.
+	 */
+	if (!access(SYSTEM_PYTHON, X_OK)) {
+		args[0] = SYSTEM_PYTHON;
 		execv(SYSTEM_PYTHON, args);
+		args[0] = "python3";
+	}
 	execvp("python3", args);
 	fprintf(stderr, "sched-workloads: %s: python3: %s (Debian: apt-get install python3)\n",
 		argv[0], strerror(errno));
