@@ -22,17 +22,14 @@ int cmd_script(const char *script, int argc, char **argv)
 {
 	char dir[PATH_MAX], path[PATH_MAX], self[PATH_MAX];
 	char **args;
-	ssize_t n;
 	int i;
 
-	n = readlink("/proc/self/exe", self, sizeof(self) - 1);
-	if (n < 0 || exe_dir(dir, sizeof(dir)) ||
+	if (exe_path(self, sizeof(self)) || exe_dir(dir, sizeof(dir)) ||
 	    path_join(path, sizeof(path), dir, script)) {
 		fprintf(stderr, "sched-workloads: %s: cannot find this binary's directory\n",
 			argv[0]);
 		return SW_EXIT_SKIP;
 	}
-	self[n] = '\0';
 	if (access(path, R_OK)) {
 		fprintf(stderr, "sched-workloads: %s: %s: %s (install the collection with its python3 programs)\n",
 			argv[0], path, strerror(errno));

@@ -8,6 +8,7 @@
  */
 #include <stdlib.h>
 #include <string.h>
+#include <json-c/json.h>
 
 #include "trace_internal.h"
 
@@ -80,21 +81,15 @@ static void print_ts(FILE *f, uint64_t ns)
 		(unsigned long long)(ns % 1000000000ull));
 }
 
-/* Writes the comm as a JSON string: a thread may name itself anything. */
+/* The comm as a JSON string: a thread may name itself anything. */
 static void print_comm(FILE *f, const char *comm)
 {
-	const unsigned char *p;
+	struct json_object *o = json_object_new_string(comm);
 
-	fputc('"', f);
-	for (p = (const unsigned char *)comm; *p; p++) {
-		if (*p == '"' || *p == '\\')
-			fprintf(f, "\\%c", *p);
-		else if (*p < 0x20 || *p >= 0x7f)
-			fprintf(f, "\\u%04x", *p);
-		else
-			fputc(*p, f);
-	}
-	fputc('"', f);
+	fputs(o ? json_object_to_json_string_ext(o, JSON_C_TO_STRING_PLAIN |
+						  JSON_C_TO_STRING_NOSLASHESCAPE) :
+		  "\"?\"", f);
+	json_object_put(o);
 }
 
 static void print_list(FILE *f, const struct ta_timeline *tl, int waiting)

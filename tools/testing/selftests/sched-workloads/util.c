@@ -64,15 +64,24 @@ int path_join(char *buf, size_t len, const char *dir, const char *name)
 	return 0;
 }
 
-/* The directory holding this binary: workloads/ and baselines/ sit there. */
-int exe_dir(char *buf, size_t len)
+/* This binary's path. */
+int exe_path(char *buf, size_t len)
 {
 	ssize_t n = readlink("/proc/self/exe", buf, len - 1);
-	char *slash;
 
 	if (n < 0)
 		return -1;
 	buf[n] = '\0';
+	return 0;
+}
+
+/* The directory holding this binary: workloads/ and baselines/ sit there. */
+int exe_dir(char *buf, size_t len)
+{
+	char *slash;
+
+	if (exe_path(buf, len))
+		return -1;
 	slash = strrchr(buf, '/');
 	if (slash)
 		*slash = '\0';

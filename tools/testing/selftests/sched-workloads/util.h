@@ -45,6 +45,7 @@ int sw_err_set(struct sw_err *err, int code, const char *fmt, ...);
 
 int mkdir_p(const char *path);
 int path_join(char *buf, size_t len, const char *dir, const char *name);
+int exe_path(char *buf, size_t len);
 int exe_dir(char *buf, size_t len);
 int glob_match(const char *pattern, const char *s);
 char *read_text_file(const char *path, size_t *len);
