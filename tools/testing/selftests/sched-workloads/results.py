@@ -115,25 +115,6 @@ class Histogram:
             points.append((hi, seen / self.n))
         return points
 
-    def quantile(self, q):
-        """events.c's event_hist_quantile(): the nearest rank's bin, its
-        middle kept within the exact min and max; NaN when empty."""
-        if not self.n:
-            return math.nan
-        if q <= 0:
-            return self.min
-        if q >= 1:
-            return self.max
-        rank = max(1, math.ceil(q * self.n - 1e-9))
-        seen = 0
-        for b in sorted(self.bins):
-            seen += self.bins[b]
-            if seen >= rank:
-                break
-        lo, hi = bin_edges(b)
-        mid = 0.0 if b == 0 else lo if math.isinf(hi) else (lo + hi) / 2
-        return min(max(mid, self.min), self.max)
-
 
 def check_entity_metric(check, workload):
     """(entity, metric) that a check of @workload judges ("<workload>.
@@ -221,17 +202,6 @@ class Workload:
                 h = Histogram.from_json(obj, path, key)
                 out[key] = out[key].merge(h) if key in out else h
         return out
-
-    def workload_file(self):
-        """The workload as run, its comments dropped."""
-        import breaker
-        path = self.path(self.name + ".json")
-        try:
-            return breaker.load_workload(path)
-        except OSError as e:
-            raise ResultError("%s: %s" % (path, e.strerror)) from e
-        except ValueError as e:
-            raise ResultError("%s: not JSON: %s" % (path, e)) from e
 
 
 class Run:

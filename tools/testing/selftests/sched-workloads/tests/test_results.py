@@ -3,7 +3,6 @@
 history share. The histogram arithmetic is events.c's, redone by hand
 here for values whose bins are easy to work out."""
 import json
-import math
 import os
 import tempfile
 import unittest
@@ -48,19 +47,6 @@ class TestHistogram(unittest.TestCase):
         self.assertAlmostEqual(h.cdf()[0][0], HI_107)
         self.assertEqual(h.cdf()[0][1], 0.75)
         self.assertEqual(h.cdf()[1], (2.0, 1.0))
-
-    def test_quantile(self):
-        h = results.Histogram.from_json(hist([1.0, 1.0, 1.0, 2.0]), "f",
-                                        "k")
-        self.assertEqual(h.quantile(0), 1.0)
-        self.assertEqual(h.quantile(1), 2.0)
-        # nearest rank: 2 of 4 and 3 of 4 are in bin 107 (its middle),
-        # ceil(0.76 * 4) = 4 in bin 123 [1.974, 2.061), whose middle
-        # 2.018 is above the largest event: clipped to it
-        self.assertAlmostEqual(h.quantile(0.5), (LO_107 + HI_107) / 2)
-        self.assertAlmostEqual(h.quantile(0.75), (LO_107 + HI_107) / 2)
-        self.assertEqual(h.quantile(0.76), 2.0)
-        self.assertTrue(math.isnan(results.Histogram().quantile(0.5)))
 
     def test_merge_pools_events(self):
         a = results.Histogram.from_json(hist([1.0, 2.0]), "f", "k")
