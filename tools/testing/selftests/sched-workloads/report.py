@@ -8,22 +8,24 @@ Per workload, the verdicts first; then the distributions of wakeup
 latency and slack over every activation of the counted repetitions
 against the baseline's (CDFs); the CPU shares against the limits and
 the baseline; and, for a failing work-conservation (wc.*) or RT
-placement (rt.*) check, a per-CPU timeline of the longest stretch that
-explain.txt names, drawn from the trace by "sched-workloads analyze
---timeline". With two results: the checks of A and B side by side,
-coloured by B's verdict, "sched-workloads compare" A B's table, and the
-distributions of A and B overlaid.
+placement (rt.wait_while_lower*) check, a per-CPU timeline of the
+longest stretch that explain.txt names, drawn from the trace by
+"sched-workloads analyze --timeline". With two results: the checks of
+A and B side by side, coloured by B's verdict, "sched-workloads
+compare" A B's table, and the distributions of A and B overlaid.
 
 The page is one file: figures are SVG in data: URLs, the style is
 inline, nothing is fetched when it is viewed. Written to
 RESULTS/report.html, or RESULTS_B/report-vs-<A>.html, unless -o.
 
-Exit: 0 written, 2 usage, 4 python3-matplotlib missing, 9 a result
-directory that is not the tool's.
+Exit: 0 written, 2 usage or an output not writable, 4
+python3-matplotlib missing, 9 a result directory that is not the
+tool's.
 """
 import argparse
 import base64
 import html
+import json
 import os
 import re
 import subprocess
@@ -36,9 +38,15 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 # activation, the trace's wakeup latency.
 CDF_SERIES = {"wu_lat": "rt-app wakeup latency", "slack": "rt-app slack",
               "wakeup_lat": "trace wakeup latency"}
+# Series that may be negative: a symmetric log x axis, the others log.
+SIGNED_SERIES = ("slack",)
+# The share metrics drawn as CPU shares: what a task or CPU got of a CPU.
+CPU_SHARE_SUFFIXES = ("cpu_share", "busy_share")
 # Margin drawn on each side of an explained stretch (s).
 TIMELINE_MARGIN = 0.005
-TIMELINE_SECTIONS = (("wc.", "wc"), ("rt.", "rt"))
+# A failing check of these metrics gets the timeline of the first
+# stretch of its explain.txt section.
+TIMELINE_SECTIONS = (("wc.", "wc"), ("rt.wait_while_lower", "rt"))
 EPISODE_RE = re.compile(r"^  at (\d+\.\d+) \(([+-]\d+\.\d+) s\): "
                         r"(\d+(?:\.\d+)?) us; (.*)$")
 
@@ -51,6 +59,7 @@ tr.pass td.status { background: #d5efd9; }
 tr.fail td.status { background: #f6cdc8; }
 tr.skip td.status { background: #f7ecc0; }
 tr.error td.status { background: #e5d3ee; }
+tr.absent td.status { background: #eeeeee; }
 td.diag { font-size: 85%; color: #444; }
 pre { background: #f6f6f6; padding: 0.5em; overflow-x: auto;
       font-size: 80%; }
@@ -138,18 +147,21 @@ def summary_counts(checks):
 
 def verdict_table(checks):
     rows = ['<table class="verdicts"><tr><th>check</th><th>status</th>'
-            '<th>kind</th><th>value</th><th>limit</th><th>unit</th>'
-            '<th>repetitions beyond</th><th>diagnostic</th></tr>']
+            '<th>kind</th><th>metric</th><th>value</th><th>limit</th>'
+            '<th>unit</th><th>room</th><th>repetitions beyond</th>'
+            '<th>diagnostic</th></tr>']
     for c in checks:
         rows.append(
             '<tr class="verdict %s" data-check="%s" data-status="%s">'
-            '<td>%s</td><td class="status">%s</td><td>%s</td>'
+            '<td>%s</td><td class="status">%s</td><td>%s</td><td>%s</td>'
             '<td class="num">%s</td><td class="num">%s</td><td>%s</td>'
-            '<td class="num">%s / %s</td><td class="diag">%s</td></tr>' %
+            '<td class="num">%s</td><td class="num">%s / %s</td>'
+            '<td class="diag">%s</td></tr>' %
             (esc(c["status"]), esc(c["name"]), esc(c["status"]),
              esc(c["name"]), esc(c["status"]), esc(c["kind"]),
-             fmt(c.get("value")), fmt(c.get("limit")), esc(c.get("unit")),
-             fmt(c.get("beyond")), fmt(c.get("reps")),
+             esc(c.get("metric") or "-"), fmt(c.get("value")),
+             fmt(c.get("limit")), esc(c.get("unit") or ""),
+             fmt(c.get("room")), fmt(c.get("beyond")), fmt(c.get("reps")),
              esc(c.get("diag", ""))))
     rows.append("</table>")
     return "\n".join(rows)
@@ -178,86 +190,148 @@ def cdf_figures(name, runs_events, base_events):
         b = base_events.get(key)
         if b and b.n:
             curves.append(("baseline (%d)" % b.n, b.cdf(), True))
+        if not (b and b.n):
+            out.append('<p class="note">%s: no baseline of this series, '
+                       'the run alone</p>' % esc(key))
         title = "%s: %s of %s" % (name, CDF_SERIES[series], entity)
-        out.append(img(report_figures.cdf(title, "us", curves),
+        out.append(img(report_figures.cdf(title, "us", curves,
+                                          series in SIGNED_SERIES),
                        "CDF " + key))
     return out
 
 
+def is_cpu_share(check):
+    return (check.get("unit") == "share" and
+            str(check.get("metric", "")).endswith(CPU_SHARE_SUFFIXES))
+
+
+def share_bars(name, checks):
+    """[(entity, metric, value, limit, status)], one per entity and
+    share metric that a check judges: the value measured, the limit of
+    its absolute check (None without one) and its worst status."""
+    order = ("pass", "skip", "error", "fail")
+    bars = {}
+    for c in checks:
+        em = results.check_entity_metric(c, name)
+        if not em or not is_cpu_share(c) or c.get("value") is None:
+            continue
+        bar = bars.setdefault(em, [c["value"], None, "pass"])
+        if c["kind"] == "absolute":
+            bar[0], bar[1] = c["value"], c.get("limit")
+        if order.index(c["status"]) > order.index(bar[2]):
+            bar[2] = c["status"]
+    return [em + tuple(v) for em, v in bars.items()]
+
+
 def share_figure(w, checks, baselines):
     import report_figures
-    samples = None
     bars = []
-    for c in checks:
-        em = results.check_entity_metric(c, w.name)
-        if (c.get("unit") != "share" or c["kind"] != "absolute" or
-                not em or c.get("value") is None):
-            continue
-        if samples is None:
-            samples = w.samples()
-        key = results.samples_key(samples, *em)
+    found = share_bars(w.name, checks)
+    samples = w.samples() if found else {}
+    for entity, metric, value, limit, status in found:
+        key = results.samples_key(samples, entity, metric)
         reps = [v for v in (samples.get(key) or []) if v is not None]
-        bars.append(("%s %s" % em, c["value"], reps, c.get("limit"),
-                     baselines.median(w.name, *em), c["status"]))
+        bars.append(("%s %s" % (entity, metric), value, reps, limit,
+                     baselines.median(w.name, entity, metric), status))
     if not bars:
         return None
     return img(report_figures.shares("%s: shares" % w.name, bars),
                "shares " + w.name)
 
 
-def timeline_html(w, checks):
-    """A timeline of the longest explained stretch of each kind (wc,
-    rt) that a failing check names; a note when it cannot be drawn."""
-    import report_figures
-    out = []
-    wanted = []
-    for prefix, section in TIMELINE_SECTIONS:
-        if any(c["status"] == "fail" and
-               str(c.get("metric", "")).startswith(prefix)
-               for c in checks):
-            wanted.append(section)
-    for section in wanted:
-        found = None
-        for k in w.counted_reps():
-            rep = w.path("rep-%d" % k)
-            path = os.path.join(rep, "explain.txt")
-            if not (os.path.exists(path) and
-                    os.path.exists(os.path.join(rep, "trace.dat"))):
-                continue
+def timeline_problem(tl):
+    """Why @tl is not the JSON of "analyze --timeline", or None."""
+    if not isinstance(tl, dict):
+        return "not a JSON object"
+    for k in ("start", "end", "cpus"):
+        if not isinstance(tl.get(k), (int, float)):
+            return "no \"%s\"" % k
+    for lane in ("running", "waiting"):
+        segs = tl.get(lane)
+        if not isinstance(segs, list):
+            return "no \"%s\" list" % lane
+        for seg in segs:
+            if not (isinstance(seg, dict) and
+                    all(isinstance(seg.get(k), (int, float))
+                        for k in ("cpu", "start", "end", "pid")) and
+                    0 <= seg["cpu"] < max(tl["cpus"], 1)):
+                return "\"%s\": a segment without cpu, start, end " \
+                    "or pid" % lane
+            seg.setdefault("comm", "?")
+    return None
+
+
+def timeline_json(w, rep, start, end):
+    """(the timeline of @rep between @start and @end, None) or (None,
+    why it cannot be had)."""
+    argv = [binary(), "analyze", "--trace", os.path.join(rep, "trace.dat"),
+            "--workload", w.path(w.name + ".json"), "--timeline",
+            "%.6f,%.6f" % (start, end)]
+    try:
+        r = subprocess.run(argv, capture_output=True, text=True)
+    except OSError as e:
+        return None, "%s: %s" % (argv[0], e.strerror)
+    if r.returncode:
+        lines = r.stderr.strip().splitlines()
+        return None, lines[0] if lines else "exit %d" % r.returncode
+    try:
+        tl = json.loads(r.stdout)
+    except ValueError as e:
+        return None, "not JSON: %s" % e
+    why = timeline_problem(tl)
+    return (None, why) if why else (tl, None)
+
+
+def first_episode(w, section):
+    """(K, rep-<K> directory, episode) of the first stretch of
+    @section in the explain.txt of a counted repetition with a trace,
+    else None."""
+    for k in w.counted_reps():
+        rep = w.path("rep-%d" % k)
+        path = os.path.join(rep, "explain.txt")
+        if not (os.path.exists(path) and
+                os.path.exists(os.path.join(rep, "trace.dat"))):
+            continue
+        try:
             with open(path) as f:
                 eps = parse_episodes(f.read()).get(section)
-            if eps:
-                found = (k, rep, eps[0])
-                break
+        except (OSError, UnicodeDecodeError) as e:
+            raise results.ResultError("%s: %s" % (path, e)) from e
+        if eps:
+            return k, rep, eps[0]
+    return None
+
+
+def timeline_html(w, checks):
+    """The timeline of the first (longest) explained stretch of each
+    kind (wc, rt) whose check failed; a note when it cannot be
+    drawn."""
+    import report_figures
+    out = []
+    for prefix, section in TIMELINE_SECTIONS:
+        failing = [c["name"] for c in checks if c["status"] == "fail" and
+                   str(c.get("metric", "")).startswith(prefix)]
+        if not failing:
+            continue
+        found = first_episode(w, section)
         if not found:
-            out.append('<p class="note">%s: no repetition with a trace '
-                       'and an explained stretch</p>' % section)
+            out.append('<p class="note">timeline unavailable: %s: no '
+                       'counted repetition with a trace and an explained '
+                       'stretch</p>' % section)
             continue
         k, rep, (start, _, length_us, who) = found
         end = start + length_us / 1e6
-        argv = [binary(), "analyze", "--trace",
-                os.path.join(rep, "trace.dat"), "--workload",
-                w.path(w.name + ".json"), "--timeline",
-                "%.6f,%.6f" % (start - TIMELINE_MARGIN,
-                               end + TIMELINE_MARGIN)]
-        r = subprocess.run(argv, capture_output=True, text=True)
-        if r.returncode:
-            why = (r.stderr.strip().splitlines() or
-                   ["exit %d" % r.returncode])[0]
+        out.append("<p>%s (failing: %s), rep-%d: the longest stretch, "
+                   "%.1f us at %.6f: %s</p>" %
+                   (section, esc(", ".join(failing)), k, length_us, start,
+                    esc(who)))
+        tl, why = timeline_json(w, rep, start - TIMELINE_MARGIN,
+                                end + TIMELINE_MARGIN)
+        if why:
             out.append('<p class="note">timeline unavailable: %s</p>' %
                        esc(why))
             continue
-        import json
-        try:
-            tl = json.loads(r.stdout)
-        except ValueError as e:
-            out.append('<p class="note">timeline unavailable: %s</p>' %
-                       esc(e))
-            continue
         title = "%s rep-%d: %.1f us; %s" % (section, k, length_us, who)
-        out.append("<p>%s, rep-%d: the longest stretch, %.1f us at "
-                   "%.6f: %s</p>" % (section, k, length_us, start,
-                                     esc(who)))
         out.append(img(report_figures.timeline(title, tl, (start, end)),
                        "timeline %s %s" % (w.name, section)))
     return out
@@ -268,11 +342,18 @@ def header(title, runs):
              "<title>%s</title>" % esc(title),
              "<style>%s</style></head><body>" % STYLE,
              "<h1>%s</h1>" % esc(title), "<table>"]
+    parts.append("<tr><th></th><th>results</th><th>kernel</th>"
+                 "<th>machine class</th><th>preemption, HZ</th>"
+                 "<th>date</th></tr>")
     for label, run in runs:
-        parts.append("<tr><th>%s</th><td>%s</td><td>kernel %s</td>"
-                     "<td>class %s</td><td>%s</td></tr>" %
+        fp = run.fingerprint
+        parts.append("<tr><th>%s</th><td>%s</td><td>%s %s</td>"
+                     "<td>%s</td><td>%s, %s</td><td>%s</td></tr>" %
                      (esc(label), esc(run.dir), esc(run.kernel),
-                      esc(run.machine_class), esc(run.started or "")))
+                      esc(fp.get("kernel_version", "")),
+                      esc(run.machine_class), esc(fp.get("preempt", "-")),
+                      esc(fp.get("hz", "-")),
+                      esc(run.started or "-")))
     parts.append("</table>")
     return parts
 
@@ -314,6 +395,18 @@ def compare_text(a, b):
     return r.stdout + r.stderr
 
 
+def change(va, vb):
+    """B's value against A's: relative when A's is not zero, else the
+    difference; "-" without both."""
+    def number(v):
+        return isinstance(v, (int, float)) and not isinstance(v, bool)
+    if not (number(va) and number(vb)):
+        return "-"
+    if va:
+        return "%+.1f%%" % (100 * (vb - va) / abs(va))
+    return "%+.4g" % (vb - va)
+
+
 def ab_table(name, checks_a, checks_b):
     a = {c["name"]: c for c in checks_a}
     b = {c["name"]: c for c in checks_b}
@@ -323,19 +416,19 @@ def ab_table(name, checks_a, checks_b):
     for n in sorted(set(a) | set(b)):
         ca, cb = a.get(n, {}), b.get(n, {})
         va, vb = ca.get("value"), cb.get("value")
-        change = "-"
-        if isinstance(va, (int, float)) and isinstance(vb, (int, float)):
-            change = ("%+.1f%%" % (100 * (vb - va) / abs(va)) if va
-                      else "%+.4g" % (vb - va))
         status = cb.get("status", "absent")
-        rows.append('<tr class="verdict %s" data-check="%s" '
-                    'data-status="%s"><td>%s</td><td>%s</td>'
+        # a check that B lacks is no verdict of B: no data-status
+        attrs = ('class="verdict %s" data-check="%s" data-status="%s"' %
+                 (esc(status), esc(n), esc(status)) if cb else
+                 'class="absent" data-check="%s"' % esc(n))
+        rows.append('<tr %s><td>%s</td><td>%s</td>'
                     '<td class="num">%s</td><td>%s</td>'
                     '<td class="num">%s</td><td class="num">%s</td>'
                     '<td class="status">%s</td></tr>' %
-                    (esc(status), esc(n), esc(status), esc(n),
+                    (attrs, esc(n),
                      esc(cb.get("unit", ca.get("unit", ""))), fmt(va),
-                     esc(ca.get("status", "absent")), fmt(vb), change,
+                     esc(ca.get("status", "absent")), fmt(vb),
+                     change(va, vb),
                      esc(status)))
     rows.append("</table>")
     return "\n".join(rows)
@@ -406,8 +499,14 @@ def main(argv):
     except results.ResultError as e:
         print("report: %s" % e, file=sys.stderr)
         return results.EXIT_BAD_RESULTS
-    with open(out, "w") as f:
-        f.write(page)
+    try:
+        with open(out + ".tmp", "w") as f:
+            f.write(page)
+        os.rename(out + ".tmp", out)
+    except OSError as e:
+        print("report: %s: %s (another file with -o)" %
+              (e.filename, e.strerror), file=sys.stderr)
+        return results.EXIT_USAGE
     print(out)
     return results.EXIT_PASS
 

@@ -31,21 +31,26 @@ def _svg(fig):
     return buf.getvalue()
 
 
-def cdf(title, unit, curves):
+def cdf(title, unit, curves, signed=False):
     """@curves: [(label, [(value, share <= value)], dashed)], each an
-    empirical CDF as results.Histogram.cdf() gives it. A log x axis when
-    every value is positive (latencies), linear otherwise (slack may be
+    empirical CDF as results.Histogram.cdf() gives it; the dashed one
+    (the baseline) grey. A log x axis for latencies (symmetric log when
+    a value is not positive); symmetric log when @signed (slack may be
     negative)."""
     fig, ax = plt.subplots(figsize=(6.4, 3.2))
     positive = all(v > 0 for _, pts, _ in curves for v, _ in pts)
     for i, (label, pts, dashed) in enumerate(curves):
         xs = [v for v, _ in pts]
         ys = [s for _, s in pts]
-        ax.step(xs, ys, where="post", label=label,
-                color=COLOURS[min(i, len(COLOURS) - 1)],
+        colour = COLOURS[2] if dashed else COLOURS[min(i, 1)]
+        ax.step(xs, ys, where="post", label=label, color=colour,
                 linestyle="--" if dashed else "-")
-    if positive:
+    if signed:
+        ax.set_xscale("symlog", linthresh=10)
+    elif positive:
         ax.set_xscale("log")
+    else:
+        ax.set_xscale("symlog", linthresh=1)
     ax.set_xlabel(unit)
     ax.set_ylabel("share of activations <= x")
     ax.set_ylim(0, 1.02)

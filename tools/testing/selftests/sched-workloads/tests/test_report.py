@@ -10,10 +10,13 @@ load every figure, and show the verdicts of verdicts.json, no more, no
 less.
 """
 import glob
+import json
+import importlib.util
 import os
 import shutil
 import tempfile
 import unittest
+from unittest import mock
 
 import swtest
 import report
@@ -29,8 +32,10 @@ try:
     HAVE_SELENIUM = True
 except ImportError:
     HAVE_SELENIUM = False
-HAVE_BROWSER = (HAVE_SELENIUM and os.access(CHROMIUM, os.X_OK) and
-                os.access(CHROMEDRIVER, os.X_OK))
+HAVE_MATPLOTLIB = importlib.util.find_spec("matplotlib") is not None
+HAVE_CHROMIUM = (os.access(CHROMIUM, os.X_OK) and
+                 os.access(CHROMEDRIVER, os.X_OK))
+HAVE_BROWSER = HAVE_SELENIUM and HAVE_CHROMIUM
 NO_BROWSER = ("needs chromium, chromium-driver and python3-selenium "
               "(scripts/sched-workloads/deps.sh test)")
 
@@ -105,12 +110,13 @@ class TestReportInBrowser(unittest.TestCase):
         rows = self.rows()
         self.assertEqual(len(rows), len(set(c for c, _ in rows)))
         self.assertEqual(dict(rows), verdicts(self.broken))
-        # the failing wc.* and rt.* checks get the timeline of their
-        # longest stretch; periodic-light, which passes, none
-        self.assertIn("timeline cfs-work-conserving wc", alts)
-        self.assertIn("timeline rt-push-pull rt", alts)
+        # periodic-light, which passes, gets no timeline
         self.assertFalse([a for a in alts if "periodic-light" in a and
                           a.startswith("timeline")])
+        # the failing wc.* and rt.wait_while_lower* checks get the
+        # timeline of their longest stretch
+        self.assert_timelines(alts, "cfs-work-conserving wc",
+                              "rt-push-pull rt")
         # CDFs of every activation, against the baseline where it kept
         # the series (periodic-light's decoder wakeup latency)
         self.assertIn("CDF rtapp_tasks/decoder/wu_lat", alts)
@@ -119,23 +125,37 @@ class TestReportInBrowser(unittest.TestCase):
                       len(rows), text)
         self.assertIn("the longest stretch, 6423.7 us at 2012.620021", text)
 
+    def assert_timelines(self, alts, *which):
+        for w in which:
+            self.assertIn("timeline " + w, alts)
+
     def test_ab_report(self):
         page = self.open(self.clean, self.broken)
         self.assertEqual(page, os.path.join(
             self.broken, "report-vs-%s.html" % CLEAN))
-        self.assert_images_load()
-        rows = dict(self.rows())
+        alts = self.assert_images_load()
+        rows = self.rows()
         a, b = verdicts(self.clean), verdicts(self.broken)
-        expected = {n: b.get(n, "absent") for n in set(a) | set(b)}
-        self.assertEqual(rows, expected)
+        # the verdict rows are B's, no more, no less; a check of A
+        # alone has its row too, with no status
+        self.assertEqual(len(rows), len(set(c for c, _ in rows)))
+        self.assertEqual(dict(rows), b)
+        every = self.browser.execute_script(
+            "return Array.from(document.querySelectorAll("
+            "'tr[data-check]')).map(r => r.dataset.check);")
+        self.assertEqual(sorted(every), sorted(set(a) | set(b)))
         # rows are coloured by B's verdict
         classes = self.browser.execute_script(
             "return Array.from(document.querySelectorAll('tr.verdict'))"
             ".map(r => r.className);")
         self.assertEqual(sorted(c.split()[1] for c in classes),
-                         sorted(expected.values()))
+                         sorted(b.values()))
+        # A, B and the baseline overlaid
+        self.assertIn("CDF rtapp_tasks/decoder/wu_lat", alts)
         text = self.browser.page_source
         self.assertIn("sched-workloads compare A B", text)
+        self.assert_timelines(alts, "cfs-work-conserving wc",
+                              "rt-push-pull rt")
 
 
 class TestReportInput(unittest.TestCase):
@@ -170,6 +190,156 @@ class TestReportInput(unittest.TestCase):
             self.assertEqual(r.returncode, swtest.EXIT_BAD_RESULTS)
             self.assertIn("fingerprint.json", r.stderr)
             self.assertEqual(glob.glob(os.path.join(tmp, "*.html")), [])
+
+    def test_more_episodes(self):
+        # a section ends at the next unindented line; its other lines
+        # (the neighbours' tasks) are no episodes
+        text = ("wc: 0 stretches with a CPU idle while a task waited\n"
+                "rt: 2 stretches\n"
+                "  at 10.000001 (+0.500000 s): 12.5 us; a (pid 1) waited\n"
+                "  at 9.5 (+0.000000 s): 1 us; b\n"
+                "    user tasks: 0.3% in all\n"
+                "other: x\n"
+                "  at 11.000000 (+1.000000 s): 3.0 us; c\n")
+        eps = report.parse_episodes(text)
+        self.assertEqual(eps, {"wc": [], "rt": [
+            (10.000001, 0.5, 12.5, "a (pid 1) waited"),
+            (9.5, 0.0, 1.0, "b")]})
+
+    def test_change(self):
+        self.assertEqual(report.change(100, 150), "+50.0%")
+        self.assertEqual(report.change(-4, -2), "+50.0%")
+        self.assertEqual(report.change(0.2, 0.1), "-50.0%")
+        self.assertEqual(report.change(0, 0.5), "+0.5")
+        self.assertEqual(report.change(2, None), "-")
+        self.assertEqual(report.change(True, 1), "-")
+
+    def test_summary_counts(self):
+        checks = [{"status": s} for s in ("fail", "pass", "pass", "error")]
+        self.assertEqual(report.summary_counts(checks),
+                         "pass 2, fail 1, error 1")
+
+    def test_share_bars(self):
+        def check(name, kind, status, value, limit=None,
+                  metric="cpu_share", unit="share"):
+            return {"name": "w." + name, "kind": kind, "status": status,
+                    "metric": metric, "unit": unit, "value": value,
+                    "limit": limit}
+        checks = [check("hog.cpu_share", "absolute", "pass", 0.5, 0.4),
+                  check("hog.cpu_share.vs-baseline", "baseline", "fail",
+                        0.5),
+                  check("cpu1.cpu.busy_share", "baseline", "pass", 0.9,
+                        metric="cpu.busy_share"),
+                  # not CPU shares: no bar
+                  check("hog.wc.share", "absolute", "fail", 0.1, 0.01,
+                        metric="wc.share"),
+                  check("hog.wu_lat.p50", "absolute", "fail", 80.0, 50.0,
+                        metric="wu_lat.p50", unit="us"),
+                  check("idle.cpu_share", "absolute", "skip", None, 0.1)]
+        self.assertEqual(report.share_bars("w", checks), [
+            ("hog", "cpu_share", 0.5, 0.4, "fail"),
+            ("cpu1", "cpu.busy_share", 0.9, None, "pass")])
+
+    def test_timeline_problem(self):
+        tl = {"start": 1.0, "end": 1.02, "cpus": 2,
+              "running": [{"cpu": 1, "start": 1.0, "end": 1.01, "pid": 0,
+                           "comm": "swapper/1", "prio": 120}],
+              "waiting": []}
+        self.assertIsNone(report.timeline_problem(tl))
+        self.assertEqual(report.timeline_problem([]), "not a JSON object")
+        self.assertEqual(report.timeline_problem(dict(tl, cpus=None)),
+                         'no "cpus"')
+        self.assertEqual(report.timeline_problem(dict(tl, waiting={})),
+                         'no "waiting" list')
+        bad = dict(tl, running=[dict(tl["running"][0], cpu=2)])
+        self.assertIn('"running": a segment', report.timeline_problem(bad))
+
+    def test_no_matplotlib(self):
+        # a matplotlib that cannot be imported, first in the path
+        with tempfile.TemporaryDirectory() as tmp:
+            os.mkdir(os.path.join(tmp, "matplotlib"))
+            with open(os.path.join(tmp, "matplotlib", "__init__.py"),
+                      "w") as f:
+                f.write("raise ImportError('No module named matplotlib')\n")
+            env = dict(swtest.CHILD_ENV, PYTHONPATH=tmp)
+            r = swtest.sw("report", os.path.join(FIXTURE, BROKEN), env=env)
+            self.assertEqual(r.returncode, swtest.EXIT_SKIP, r.stderr)
+            self.assertIn("python3-matplotlib missing (Debian: apt-get "
+                          "install python3-matplotlib)", r.stderr)
+
+
+# A hand-written "analyze --timeline" of a wc stretch: burst waited on
+# cpu0 while cpu1 idled.
+TIMELINE = {
+    "start": 2012.615021, "end": 2012.631445, "cpus": 2,
+    "running": [
+        {"cpu": 0, "start": 2012.615021, "end": 2012.627000, "pid": 3283,
+         "comm": "burst", "prio": 120},
+        {"cpu": 0, "start": 2012.627000, "end": 2012.631445, "pid": 3284,
+         "comm": "burst", "prio": 120},
+        {"cpu": 1, "start": 2012.615021, "end": 2012.617000, "pid": 3285,
+         "comm": "burst", "prio": 120},
+        {"cpu": 1, "start": 2012.617000, "end": 2012.631445, "pid": 0,
+         "comm": "swapper/1", "prio": 120}],
+    "waiting": [
+        {"cpu": 0, "start": 2012.620021, "end": 2012.627000, "pid": 3284,
+         "comm": "burst", "prio": 120}]}
+
+
+@unittest.skipUnless(HAVE_MATPLOTLIB, "needs python3-matplotlib")
+class TestFigures(unittest.TestCase):
+    def test_timeline_figure(self):
+        import report_figures
+        svg = report_figures.timeline("wc", TIMELINE,
+                                      (2012.620021, 2012.626445))
+        self.assertTrue(svg.startswith(b"<?xml"))
+        for text in (b"cpu0 ran", b"cpu1 ran", b"waited", b"idle",
+                     b"burst 3284", b"waiting"):
+            self.assertIn(text, svg)
+
+    def test_timeline_from_the_binary(self):
+        # what the report draws of the JSON that "analyze --timeline"
+        # prints, here from a stand-in that checks its arguments
+        with tempfile.TemporaryDirectory() as tmp:
+            _, broken = copy_runs(tmp)
+            data = os.path.join(tmp, "timeline.json")
+            with open(data, "w") as f:
+                json.dump(TIMELINE, f)
+            fake = os.path.join(tmp, "sw")
+            with open(fake, "w") as f:
+                f.write('#!/bin/sh\n'
+                        'echo "$@" > %s/argv\n'
+                        'exec cat %s\n' % (tmp, data))
+            os.chmod(fake, 0o755)
+            run = report.results.Run(broken)
+            w = run.workload("cfs-work-conserving")
+            with mock.patch.dict(os.environ, SW_BINARY=fake):
+                out = report.timeline_html(w, w.verdicts())
+            with open(os.path.join(tmp, "argv")) as f:
+                argv = f.read().split()
+        self.assertEqual(argv[-2:], ["--timeline",
+                                     "2012.615021,2012.631445"])
+        self.assertEqual(argv[0], "analyze")
+        self.assertTrue(argv[2].endswith("cfs-work-conserving/rep-1/"
+                                         "trace.dat"))
+        html = "\n".join(out)
+        self.assertIn('alt="timeline cfs-work-conserving wc"', html)
+        self.assertIn("data:image/svg+xml;base64,", html)
+        self.assertNotIn("timeline unavailable", html)
+
+    def test_timeline_unavailable(self):
+        with tempfile.TemporaryDirectory() as tmp:
+            _, broken = copy_runs(tmp)
+            fake = os.path.join(tmp, "sw")
+            with open(fake, "w") as f:
+                f.write("#!/bin/sh\necho 'sw: unrecognized option' >&2\n"
+                        "exit 2\n")
+            os.chmod(fake, 0o755)
+            w = report.results.Run(broken).workload("rt-push-pull")
+            with mock.patch.dict(os.environ, SW_BINARY=fake):
+                html = "\n".join(report.timeline_html(w, w.verdicts()))
+        self.assertIn("timeline unavailable: sw: unrecognized option", html)
+        self.assertNotIn("<img", html)
 
 
 if __name__ == "__main__":
