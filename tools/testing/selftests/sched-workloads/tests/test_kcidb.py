@@ -198,6 +198,32 @@ class TestExport(unittest.TestCase):
             by_path["sched-workloads.duty-step.cpu0.freq.time_to_max"],
             "SKIP")
 
+    def test_an_error_check(self):
+        """No recorded run has a check in error: one made so is ERROR,
+        its diagnostic the log excerpt, its workload ERROR, the run
+        still FAIL (rt-push-pull fails: FAIL ranks above ERROR)."""
+        with tempfile.TemporaryDirectory() as tmp:
+            run = os.path.join(tmp, os.path.basename(BROKEN))
+            shutil.copytree(BROKEN, run)
+            path = os.path.join(run, "periodic-light", "verdicts.json")
+            checks = swtest.load_json(path)
+            checks[0].update(status="error", value=None,
+                             diag="error decoder: rt-app log unreadable")
+            with open(path, "w") as f:
+                json.dump(checks, f)
+            r, doc = export(run)
+        self.assertEqual(r.returncode, 0, r.stderr)
+        by_path = {t["path"]: t for t in doc["tests"]}
+        t = by_path["sched-workloads." + checks[0]["name"]]
+        self.assertEqual(t["status"], "ERROR")
+        self.assertNotIn("number", t)
+        self.assertEqual(t["log_excerpt"], checks[0]["diag"])
+        self.assertEqual(by_path["sched-workloads.periodic-light"]["status"],
+                         "ERROR")
+        self.assertEqual(by_path["sched-workloads"]["status"], "FAIL")
+        every = sum(len(c) + 1 for c in verdicts(BROKEN).values())
+        self.assertEqual(len(doc["tests"]), 1 + every)
+
     def test_ids_and_start_time(self):
         _, broken = export(BROKEN)
         _, clean = export(CLEAN)
