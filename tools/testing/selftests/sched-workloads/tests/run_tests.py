@@ -9,7 +9,9 @@ on the running kernel (root needed, else they skip) and take
 /tmp/sched-workloads-live.lock so that no two live runs overlap. Each
 live test class must leave the machine as it found it (tracing, the
 scheduler's sysctls, cgroups, no rt-app left): a change is one more
-failure. The last line is "N passed, N failed, N skipped".
+failure. Before them, the tracing instances of runs that are gone (a run
+killed with SIGKILL) are removed, as every run does. The last line is
+"N passed, N failed, N skipped".
 """
 import argparse
 import os
@@ -93,6 +95,10 @@ def main():
                     groups.append((live, unittest.TestSuite()))
                 groups[-1][1].addTest(t)
     walk(suite)
+    if any(live for live, _ in groups) and os.geteuid() == 0:
+        import swtest
+        for name in swtest.sweep_stale_instances():
+            print("# removed tracing instance %s: its run is gone" % name)
 
     res = unittest.TextTestRunner(verbosity=2, stream=sys.stdout).run(
         GuardedRun(groups))

@@ -75,6 +75,30 @@ def tracing_instances():
     return sorted(os.listdir(path)) if os.path.isdir(path) else []
 
 
+def sweep_stale_instances(tracefs="/sys/kernel/tracing"):
+    """Removes the tracing instances of runs whose process is gone (a
+    run killed by SIGKILL, or with its machine), as every run does
+    before it starts (capture_sweep_stale()): the first live test would
+    otherwise sweep them and be blamed for the change. Returns their
+    names."""
+    path = os.path.join(tracefs, "instances")
+    swept = []
+    for name in sorted(os.listdir(path)) if os.path.isdir(path) else []:
+        pid = name[len("sched-workloads-"):]
+        if not name.startswith("sched-workloads-") or not pid.isdigit():
+            continue
+        try:
+            os.kill(int(pid), 0)
+            continue
+        except ProcessLookupError:
+            pass
+        except PermissionError:
+            continue
+        os.rmdir(os.path.join(path, name))
+        swept.append(name)
+    return swept
+
+
 # What trace_check and sched_stream_check link with: the trace analysis
 # and their shared options.
 ANALYSIS_SOURCES = ["tests/checker_opts.c", "trace_analyze.c",

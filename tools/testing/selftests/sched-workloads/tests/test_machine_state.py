@@ -2,6 +2,9 @@
 """The runner's machine-state check around live test classes
 (run_tests.GuardedRun), on a stand-in for swtest.machine_state()."""
 import io
+import os
+import subprocess
+import tempfile
 import unittest
 from unittest import mock
 
@@ -64,3 +67,23 @@ class TestGuardedRun(unittest.TestCase):
                          "sample_classes.<locals>.Leaves")
         self.assertIn("instances: [] -> ['left']", text)
         self.assertIn("x: '1' -> '2'", text)
+
+
+class TestSweepStaleInstances(unittest.TestCase):
+    """What a killed run left is removed before the live tests, by the
+    rule of capture_sweep_stale(): the tool's prefix and a PID that is
+    gone; anything else is left as found."""
+
+    def test_only_dead_runs_instances(self):
+        p = subprocess.Popen(["true"])
+        p.wait()
+        dead = "sched-workloads-%d" % p.pid
+        alive = "sched-workloads-%d" % os.getpid()
+        with tempfile.TemporaryDirectory() as tracefs:
+            names = [dead, alive, "sched-workloads-x1", "other-7"]
+            for n in names:
+                os.makedirs(os.path.join(tracefs, "instances", n))
+            self.assertEqual(swtest.sweep_stale_instances(tracefs), [dead])
+            self.assertEqual(sorted(os.listdir(os.path.join(tracefs,
+                                                            "instances"))),
+                             sorted(names[1:]))
