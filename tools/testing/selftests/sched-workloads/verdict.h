@@ -85,7 +85,7 @@ struct verdict_result {
 	double value, limit, room;
 	size_t reps, beyond;	/* absolute: repetitions, those beyond */
 	int undecided;		/* absolute: more repetitions would decide */
-	int pending;		/* baseline: regressed, not yet confirmed */
+	int pending;		/* another round will judge it (verdict.c) */
 	char diag[1536];	/* metric, value, expectation, why */
 };
 
@@ -149,7 +149,7 @@ void verdict_results_free(struct verdict_results *res);
 enum verdict_status verdict_overall(const struct verdict_results *res);
 /* Baseline checks that found a regression, confirmed or not. */
 size_t verdict_regressions(const struct verdict_results *res);
-/* Baseline checks waiting for another round to confirm them. */
+/* Checks waiting for another round to judge them (verdict.c). */
 size_t verdict_pending(const struct verdict_results *res);
 /* Absolute checks whose repetitions are split without a decision. */
 size_t verdict_undecided(const struct verdict_results *res);

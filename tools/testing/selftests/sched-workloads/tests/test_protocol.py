@@ -320,6 +320,75 @@ class TestRoundsAndCanary(unittest.TestCase):
         self.assertNotIn("timer_slack_ns", line)
 
 
+class TestAbsoluteOnASlowerMachine(unittest.TestCase):
+    """The absolute check wu_lat.p50 <= 500 us, beyond in round 1.
+
+    Rounds of 3 repetitions of 600 (beyond, 3 to 0: decided at once) or
+    400 (within); the canary's timer_lat.p50 reads 120 us (slower than
+    the baseline's 39-42) or 40 (as in the baseline). The baseline is of
+    600s, so that its checks see no regression and ask for no round of
+    their own: every round taken here is the absolute check's.
+    """
+    CANARY_BASE = TestRoundsAndCanary.CANARY_BASE
+
+    def setUp(self):
+        self.tmp = tempfile.mkdtemp(prefix="sw-absolute-")
+
+    def tearDown(self):
+        shutil.rmtree(self.tmp)
+
+    def replay(self, name, rounds):
+        rec = Recording(self.tmp, name)
+        for k, (value, canary) in enumerate(rounds):
+            rec.round([flat(value)] * 3, start_s=120 * k, canary={
+                "canary/system/canary.timer_lat.p50": [canary]})
+        base = rec.baseline(self.tmp, [flat(600)] * 5, self.CANARY_BASE)
+        r, res = rec.replay(base)
+        return r, res["%s.%s.wu_lat.p50" % (name, rec.entity)]
+
+    def test_within_once_the_machine_is_back_passes(self):
+        r, (ok, d) = self.replay("back", [(600, 120), (400, 40)])
+        self.assertEqual(r.returncode, EXIT_PASS, r.stdout)
+        self.assertTrue(ok, r.stdout)
+        self.assertIn("replay: round 2: 3 repetitions", r.stdout)
+        line = [ln for ln in r.stdout.splitlines()
+                if ln.strip().startswith("# ok ") and
+                "wu_lat.p50 = 400" in ln][0]
+        self.assertIn("in round 2 at +120 s, expected <= 500", line)
+        self.assertIn("timer_lat.p50 120 us (baseline 39-42)", line)
+        self.assertIn("the machine, not the kernel", line)
+        self.assertIn("round 1: audio: wu_lat.p50 = 600 us", line)
+
+    def test_beyond_with_the_canary_back_fails(self):
+        # round 3 is there to be taken: it must not be
+        r, (ok, d) = self.replay("quiet", [(600, 120), (600, 40),
+                                           (400, 40)])
+        self.assertEqual(r.returncode, EXIT_FAIL, r.stdout)
+        self.assertFalse(ok)
+        self.assertNotIn("replay: round 3", r.stdout)
+        line = [ln for ln in r.stdout.splitlines()
+                if ln.strip().startswith("# FAIL ") and
+                "wu_lat.p50 = 600" in ln][0]
+        self.assertIn("still beyond in round 2 at +120 s: 600 us", line)
+        self.assertIn("canary of round 1: timer_lat.p50 120 us", line)
+        self.assertIn("canary of round 2: as in the baseline", line)
+
+    def test_beyond_in_every_round_fails_whatever_the_canary(self):
+        r, (ok, d) = self.replay("lasting", [(600, 120), (600, 125),
+                                             (600, 118)])
+        self.assertEqual(r.returncode, EXIT_FAIL, r.stdout)
+        self.assertFalse(ok)
+        self.assertIn("replay: round 3: 3 repetitions", r.stdout)
+        self.assertIn("still beyond in round 2 at +120 s: 600 us and "
+                      "round 3 at +240 s: 600 us", r.stdout)
+
+    def test_beyond_on_a_machine_as_in_the_baseline_fails_at_once(self):
+        r, (ok, d) = self.replay("at_once", [(600, 40), (400, 40)])
+        self.assertEqual(r.returncode, EXIT_FAIL, r.stdout)
+        self.assertFalse(ok)
+        self.assertNotIn("replay: round 2", r.stdout)
+
+
 class TestCpuSpeed(unittest.TestCase):
     """A rate (work per us) against a host that slows the CPU.
 

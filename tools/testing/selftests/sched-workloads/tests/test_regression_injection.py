@@ -109,14 +109,14 @@ class TestInjectedRegression(unittest.TestCase):
                          r"\(median of 3\): -\d+\.\d%, p=\S+")
         self.assertRegex(r.stdout, r"still there in round 2 at \+\d+ s: "
                          r"-?\S+ us, -\d+\.\d%, p=\S+ and round 3 at \+\d+ s")
-        self.assertIn("round 2: confirming", r.stdout)
-        self.assertIn("round 3: confirming", r.stdout)
+        self.assertIn("round 2: judging", r.stdout)
+        self.assertIn("round 3: judging", r.stdout)
 
     def test_confirmation_between_first_rounds(self):
         # filler-a's first round (3 x 2 s) outlasts the 5 s gap: the
         # decoder's round 2 is due before filler-b's first round starts.
         out = self.injected.stdout
-        confirm = out.find("throttled-decoder: round 2: confirming")
+        confirm = out.find("throttled-decoder: round 2: judging")
         filler_a = out.find("# throttled-filler-a: rt-app ran")
         filler_b = out.find("# throttled-filler-b: rt-app ran")
         self.assertTrue(0 <= filler_a < confirm < filler_b, out)
