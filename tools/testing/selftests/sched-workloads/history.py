@@ -47,6 +47,15 @@ change named in 1120 flat 10-kernel series of a metric nor in 972 flat
 repetitions spread 8%). 30 kernels of the whole battery (162 metrics)
 take 3 s.
 
+The machine is a series too: the canary's figures before every round
+(canary.h: a loop, libm, a timer wakeup and a cross-CPU wakeup) of every
+workload of a run are that kernel's block, searched by the same method.
+A metric's change at a kernel where the canary changed too says so: a
+lab that moved the runs to another host, or a host that got busier,
+moves metrics as a kernel would, and one machine must tell the two
+apart. Such a change is still named (a kernel may have moved it too);
+the canary's own changes do not count for the exit code.
+
 Exit: 0 no change point, 1 a metric changed (named), 2 usage (fewer
 than three runs, runs of different machine classes without --force),
 4 nothing to read (no judged metric), 9 a result directory that is
@@ -109,6 +118,32 @@ def collect(runs):
                     s.reps[k] = [v for v in samples[key]
                                  if isinstance(v, (int, float))]
     return series
+
+
+# canary.h's figures of the whole machine that tell a slower host.
+CANARY = (("canary.loop_ns", "ns"), ("canary.libm_ns", "ns"),
+          ("canary.timer_lat.p50", "us"), ("canary.wake_lat.p50", "us"))
+
+
+def collect_canary(runs):
+    """{name: Series} of the canary, a kernel's block being the canary
+    before every round of every workload of its run; only those that
+    some run has."""
+    series = {}
+    for name, unit in CANARY:
+        s = Series(name, unit, len(runs))
+        for k, run in enumerate(runs):
+            for w in run.workloads():
+                s.reps[k] += w.canary(name)
+        if any(s.reps):
+            series[name] = s
+    return series
+
+
+def machine_moved(change, canary):
+    """The canary's changes at the kernel of a metric's @change."""
+    return [dict(c, name=s.name, unit=s.unit) for s in canary.values()
+            for c in s.changes if c["kernel"] == change["kernel"]]
 
 
 class Energy:
@@ -228,7 +263,29 @@ def fmt(v):
     return "-" if v is None else "%.4g" % v
 
 
-def print_text(runs, series, args, out):
+def print_change(c, unit, kernels, out):
+    rel = (" (%+.1f%%)" % (100 * c["relative"])
+           if c["relative"] is not None else "")
+    print("  change at %s (after %s): %s -> %s %s%s, p=%.3g" %
+          (kernels[c["kernel"]], kernels[c["previous"]], fmt(c["before"]),
+           fmt(c["after"]), unit, rel, c["p"]), file=out)
+
+
+def print_series(s, kernels, out):
+    print("%s (%s): %s" % (s.name, s.unit or "-",
+                           " ".join(fmt(m) for m in s.medians())), file=out)
+    if not s.changes:
+        print("  no change", file=out)
+    for c in s.changes:
+        print_change(c, s.unit, kernels, out)
+        for m in c.get("machine", []):
+            print("    the machine changed there too: %s %s -> %s %s: "
+                  "judge this change on one host" %
+                  (m["name"], fmt(m["before"]), fmt(m["after"]),
+                   m["unit"]), file=out)
+
+
+def print_text(runs, series, canary, args, out):
     kernels = [r.kernel for r in runs]
     changed = [s for s in series.values() if s.changes]
     print("# history: %d runs of %s, %s to %s" %
@@ -242,32 +299,32 @@ def print_text(runs, series, args, out):
            args.min_effect, args.min_kernels), file=out)
     print("# kernels: %s" % " ".join(kernels), file=out)
     for s in sorted(series.values(), key=lambda s: s.name):
-        if args.changed_only and not s.changes:
-            continue
-        print("%s (%s): %s" % (s.name, s.unit or "-",
-                               " ".join(fmt(m) for m in s.medians())),
-              file=out)
-        if not s.changes:
-            print("  no change", file=out)
-        for c in s.changes:
-            rel = (" (%+.1f%%)" % (100 * c["relative"])
-                   if c["relative"] is not None else "")
-            print("  change at %s (after %s): %s -> %s %s%s, p=%.3g" %
-                  (kernels[c["kernel"]], kernels[c["previous"]],
-                   fmt(c["before"]), fmt(c["after"]), s.unit, rel,
-                   c["p"]), file=out)
-    print("# %d metrics, %d changed" % (len(series), len(changed)),
-          file=out)
+        if not args.changed_only or s.changes:
+            print_series(s, kernels, out)
+    print("# the machine: the canary before each round", file=out)
+    for s in canary.values():
+        if not args.changed_only or s.changes:
+            print_series(s, kernels, out)
+    print("# %d metrics, %d changed%s" %
+          (len(series), len(changed),
+           ", %d of them where the machine changed too" %
+           len([s for s in changed if any(c.get("machine")
+                                          for c in s.changes)])
+           if canary else "; no canary in these runs"), file=out)
 
 
 def metric_json(s, kernels):
     changes = [dict(c, kernel=kernels[c["kernel"]],
-                    previous=kernels[c["previous"]]) for c in s.changes]
+                    previous=kernels[c["previous"]],
+                    machine=[dict(m, kernel=kernels[m["kernel"]],
+                                  previous=kernels[m["previous"]])
+                             for m in c.get("machine", [])])
+               for c in s.changes]
     return {"name": s.name, "unit": s.unit, "medians": s.medians(),
             "reps": [len(r) for r in s.reps], "changes": changes}
 
 
-def print_json(runs, series, args, out):
+def print_json(runs, series, canary, args, out):
     kernels = [r.kernel for r in runs]
     doc = {
         "class": runs[0].machine_class,
@@ -278,6 +335,7 @@ def print_json(runs, series, args, out):
                    "min_change": args.min_change, "seed": args.seed},
         "metrics": [metric_json(s, kernels)
                     for s in sorted(series.values(), key=lambda s: s.name)],
+        "machine": [metric_json(s, kernels) for s in canary.values()],
     }
     json.dump(doc, out, indent=1)
     out.write("\n")
@@ -355,6 +413,7 @@ def main(argv):
             return results.EXIT_USAGE
     try:
         series = collect(runs)
+        canary = collect_canary(runs)
     except results.ResultError as e:
         print("history: %s" % e, file=sys.stderr)
         return results.EXIT_BAD_RESULTS
@@ -364,9 +423,15 @@ def main(argv):
     rng = random.Random(args.seed)
     for name in sorted(series):
         series[name].changes = find_changes(series[name], args, rng)
+    for s in canary.values():
+        s.changes = find_changes(s, args, rng)
+    for s in series.values():
+        for c in s.changes:
+            c["machine"] = machine_moved(c, canary)
     out = open(args.output, "w") if args.output else sys.stdout
     try:
-        (print_json if args.json else print_text)(runs, series, args, out)
+        (print_json if args.json else print_text)(runs, series, canary,
+                                                  args, out)
     finally:
         if args.output:
             out.close()

@@ -184,6 +184,27 @@ class Workload:
         _expect(isinstance(r, list), path, "not a list of rounds")
         return r
 
+    def canary(self, metric):
+        """The canary's @metric (canary.h's, of the whole machine)
+        before each round that has one, in round order."""
+        path = self.path("rounds.json")
+        out = []
+        for i, r in enumerate(self.rounds()):
+            c = r.get("canary") if isinstance(r, dict) else None
+            _expect(isinstance(r, dict) and (c is None or
+                                             isinstance(c, dict)),
+                    path, "round %d: not an object, or its canary not "
+                    "one" % (i + 1))
+            v = (c or {}).get("canary/system/" + metric)
+            if v is None:
+                continue
+            _expect(isinstance(v, list) and v and
+                    all(isinstance(x, (int, float)) for x in v), path,
+                    "round %d: canary %s: not a list of numbers" %
+                    (i + 1, metric))
+            out.append(v[0])
+        return out
+
     def counted_reps(self):
         """The rep-<K> numbers of the counted repetitions, in order."""
         return [k for r in self.rounds() for k in r.get("reps", [])]

@@ -5,9 +5,12 @@ Each synthetic kernel is a result directory whose samples.json draws,
 for every metric, three repetitions from the five the AMD class's
 baseline recorded (with replacement), the whole run then shifted by a
 few percent as a host drifts from run to run; its verdicts.json is a
-real clean run's. A step is injected from a known kernel on: history
-must name that kernel, and only that metric. With no step it must name
-nothing.
+real clean run's; its rounds.json has one round per workload, with a
+canary drawn likewise from the baseline's. A step is injected from a
+known kernel on: history must name that kernel, and only that metric.
+With no step it must name nothing. A slower host from a known kernel on
+(the canary's loops slower) is named as the machine's change, beside a
+metric's change at the same kernel, and counts for nothing alone.
 """
 import contextlib
 import io
@@ -30,18 +33,32 @@ STEPPED = "periodic-light.decoder.wu_lat.p50"
 STEPPED_KEY = "rtapp_tasks/decoder/wu_lat.p50"
 # per-run drift of the whole run: what a VM's host does between runs
 DRIFT = 0.03
+# what a slower host's CPU moves
+HOST_SLOWER = ("canary/system/canary.loop_ns", "canary/system/canary.libm_ns")
 
 
 def kernels(n):
     return ["6.13.0-rc%d" % (i + 1) for i in range(n)]
 
 
+def draw_canary(rng, base, drift, slower):
+    """One round's canary, each figure drawn from the baseline's, the
+    loops @slower times slower."""
+    return {key: [rng.choice(values) * drift *
+                  (slower if key in HOST_SLOWER else 1)]
+            for key, values in base.items()
+            if key.startswith("canary/system/")}
+
+
 def make_series(top, n, seed, step_at=None, factor=1.3, reps=3,
-                step_end=None):
+                step_end=None, host_at=None):
     """@n result directories under @top, one per kernel, in date order;
     STEPPED_KEY multiplied by @factor from kernel @step_at (0-based) to
-    the last, or up to @step_end."""
+    the last, or up to @step_end; the canary's loops 30% slower from
+    kernel @host_at on."""
     rng = random.Random(seed)
+    # the canary's own draws, so that it leaves the metrics' as they were
+    canary_rng = random.Random(-seed)
     recorded = {}
     for w in WORKLOADS:
         recorded[w] = swtest.load_json(os.path.join(BASELINES, w + ".json"))
@@ -70,6 +87,12 @@ def make_series(top, n, seed, step_at=None, factor=1.3, reps=3,
                 samples[key] = draw
             with open(os.path.join(d, w, "samples.json"), "w") as f:
                 json.dump(samples, f)
+            slower = 1.3 if host_at is not None and k >= host_at else 1
+            rnd = {"round": 1, "reps": list(range(1, reps + 1)),
+                   "canary": draw_canary(canary_rng, recorded[w]["canary"],
+                                         drift, slower)}
+            with open(os.path.join(d, w, "rounds.json"), "w") as f:
+                json.dump([rnd], f)
         dirs.append(d)
     return dirs
 
@@ -81,8 +104,8 @@ def run_history(dirs, *extra):
     return rc, swtest.load_json(out)
 
 
-def changed(doc):
-    return {m["name"]: m["changes"] for m in doc["metrics"] if m["changes"]}
+def changed(doc, part="metrics"):
+    return {m["name"]: m["changes"] for m in doc[part] if m["changes"]}
 
 
 class TestHistory(unittest.TestCase):
@@ -105,6 +128,36 @@ class TestHistory(unittest.TestCase):
                          ("6.13.0-rc7", "6.13.0-rc6"))
         self.assertAlmostEqual(c["relative"], 0.3, delta=0.1)
         self.assertLessEqual(c["p"], history.DEFAULT_P)
+        # the machine did not change
+        self.assertEqual(c["machine"], [])
+        self.assertEqual(changed(doc, "machine"), {})
+        self.assertEqual(len(doc["machine"]), len(history.CANARY))
+
+    def test_slower_host_is_named_beside_the_change(self):
+        dirs = self.series("host", 12, seed=7, step_at=6, host_at=6)
+        rc, doc = run_history(dirs)
+        self.assertEqual((rc, list(changed(doc))), (1, [STEPPED]))
+        (c,) = changed(doc)[STEPPED]
+        self.assertEqual(c["kernel"], "6.13.0-rc7")
+        moved = {m["name"]: m for m in c["machine"]}
+        self.assertEqual(sorted(moved),
+                         ["canary.libm_ns", "canary.loop_ns"])
+        self.assertEqual(moved["canary.loop_ns"]["kernel"], "6.13.0-rc7")
+        self.assertAlmostEqual(moved["canary.loop_ns"]["relative"], 0.3,
+                               delta=0.1)
+        r = swtest.sw("history", *dirs)
+        self.assertRegex(r.stdout, r"the machine changed there too: "
+                         r"canary\.loop_ns [0-9.]+ -> [0-9.]+ ns")
+        self.assertIn("1 changed, 1 of them where the machine changed too",
+                      r.stdout)
+
+    def test_slower_host_alone_counts_for_nothing(self):
+        dirs = self.series("host-alone", 12, seed=7, host_at=6)
+        rc, doc = run_history(dirs)
+        self.assertEqual((rc, changed(doc)), (0, {}))
+        self.assertEqual(changed(doc, "machine")["canary.loop_ns"][0]
+                         ["kernel"], "6.13.0-rc7")
+        self.assertNotIn("canary.timer_lat.p50", changed(doc, "machine"))
 
     def test_step_down_and_late_step(self):
         # a drop, three kernels before the end: the least a change needs
@@ -122,6 +175,7 @@ class TestHistory(unittest.TestCase):
             dirs = self.series("flat-%d" % seed, 12, seed=seed)
             rc, doc = run_history(dirs)
             self.assertEqual((rc, changed(doc)), (0, {}), "seed %d" % seed)
+            self.assertEqual(changed(doc, "machine"), {}, "seed %d" % seed)
             self.assertGreater(len(doc["metrics"]), 20)
 
     def test_one_odd_kernel_is_not_a_change(self):
@@ -158,7 +212,8 @@ class TestHistory(unittest.TestCase):
         self.assertIn("%s (us): " % STEPPED, r.stdout)
         self.assertRegex(r.stdout, r"change at 6\.13\.0-rc7 \(after "
                          r"6\.13\.0-rc6\): [0-9.]+ -> [0-9.]+ us \(\+")
-        self.assertRegex(r.stdout, r"\n# \d+ metrics, 1 changed\n$")
+        self.assertRegex(r.stdout, r"\n# \d+ metrics, 1 changed, 0 of them "
+                         r"where the machine changed too\n$")
 
     def test_bad_input(self):
         dirs = self.series("bad", 3, seed=1)
@@ -171,6 +226,16 @@ class TestHistory(unittest.TestCase):
         r = swtest.sw("history", *dirs)
         self.assertEqual(r.returncode, swtest.EXIT_BAD_RESULTS)
         self.assertIn(path + ": not JSON", r.stderr)
+        with open(path, "w") as f:
+            f.write("{}")
+        path = os.path.join(dirs[1], "cfs-nice-share", "rounds.json")
+        with open(path, "w") as f:
+            json.dump([{"canary": {"canary/system/canary.loop_ns": "1"}}],
+                      f)
+        r = swtest.sw("history", *dirs)
+        self.assertEqual(r.returncode, swtest.EXIT_BAD_RESULTS)
+        self.assertIn(path + ": round 1: canary canary.loop_ns: not a list "
+                      "of numbers", r.stderr)
         os.remove(os.path.join(dirs[2], "fingerprint.json"))
         r = swtest.sw("history", *dirs)
         self.assertEqual(r.returncode, swtest.EXIT_BAD_RESULTS)
