@@ -2,7 +2,7 @@
 /*
  * Running the battery: every workload's first round in file-name order,
  * and the confirmation rounds of those with a check to judge again (a
- * regression, or a bound missed on a slower machine), each at least
+ * regression, or a bound missed), each at least
  * opts->confirm_gap_s after the workload's round before
  * (protocol.h, verdict.c): between first rounds once their gap has
  * passed, then, waiting for their gaps, those still due. Results are
@@ -356,7 +356,7 @@ static int run_round(struct wl *wl, struct sw_err *err)
 		return 0;
 	}
 	if (protocol_pending(&wl->p)) {
-		ktap_diag("%s: %zu checks regressed, or were beyond their bounds on a slower machine, in round %zu; round %zu follows in %.0f s or more",
+		ktap_diag("%s: %zu checks regressed or were beyond their bounds in round %zu; round %zu follows in %.0f s or more",
 			  wl->w.name, verdict_pending(&wl->p.res), wl->p.nrounds,
 			  wl->p.nrounds + 1, wl->o->confirm_gap_s);
 		wl->state = WL_PENDING;

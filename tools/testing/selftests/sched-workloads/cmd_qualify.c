@@ -213,7 +213,7 @@ static void tally_log(struct qualify *q, const char *path)
 	if (!f)
 		return;
 	while (fgets(line, sizeof(line), f)) {
-		q->confirmations += strstr(line, ": confirming ") != NULL;
+		q->confirmations += strstr(line, ": judging ") != NULL;
 		q->disturbed += strstr(line, " disturbed: ") != NULL;
 		if (strstr(line, " s in all") &&
 		    sscanf(strrchr(line, ':') + 1, "%lf", &s) == 1)
