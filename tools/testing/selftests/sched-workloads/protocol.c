@@ -74,6 +74,8 @@ static int judge(struct protocol *p)
 		.settings = p->settings, .lost_events = p->lost_events,
 		.extend = p->extend && p->nrounds == 1 && !p->record,
 		.confirm = p->confirm && !p->record,
+		/* one repetition asked for: judged on what was asked */
+		.confirm_bounds = p->confirm && p->extend && !p->record,
 	};
 	size_t i;
 

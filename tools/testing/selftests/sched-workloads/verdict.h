@@ -117,6 +117,7 @@ struct verdict_input {
 	unsigned long long lost_events;	/* > 0: trace checks are errors */
 	int extend;	/* a split absolute check may ask for repetitions */
 	int confirm;	/* a regression may ask for another round */
+	int confirm_bounds;	/* so may a bound missed (3+ repetitions) */
 };
 
 /*

@@ -131,8 +131,8 @@ class Recording:
             json.dump(base, f)
         return path
 
-    def replay(self, base):
-        r = sw("replay", "--baseline", base, self.dir)
+    def replay(self, base, *opts):
+        r = sw("replay", "--baseline", base, *opts, self.dir)
         res = {name: (ok, d) for indent, ok, name, d
                in ktap_results(r.stdout) if indent == 2}
         return r, res
@@ -339,13 +339,13 @@ class TestAbsoluteConfirmed(unittest.TestCase):
     def tearDown(self):
         shutil.rmtree(self.tmp)
 
-    def replay(self, name, rounds):
+    def replay(self, name, rounds, *opts):
         rec = Recording(self.tmp, name)
         for k, (value, canary) in enumerate(rounds):
             rec.round([flat(value)] * 3, start_s=120 * k, canary={
                 "canary/system/canary.timer_lat.p50": [canary]})
         base = rec.baseline(self.tmp, [flat(600)] * 5, self.CANARY_BASE)
-        r, res = rec.replay(base)
+        r, res = rec.replay(base, *opts)
         line = [ln for ln in r.stdout.splitlines() if ln.startswith("  # ")
                 and " wu_lat.p50 = " in ln and "vs baseline" not in ln]
         return r, res["%s.%s.wu_lat.p50" % (name, rec.entity)], line[-1]
@@ -388,6 +388,15 @@ class TestAbsoluteConfirmed(unittest.TestCase):
         self.assertIn("still beyond in round 2 at +120 s: 600 us and round "
                       "3 at +240 s: 600 us; canary of round 1: as in the "
                       "baseline", line)
+
+    def test_one_repetition_is_judged_on_what_was_asked(self):
+        # -n 1, as a breaker's run: no round after the first
+        r, (ok, d), line = self.replay("one", [(600, 40), (400, 40)],
+                                       "-n", "1")
+        self.assertEqual(r.returncode, EXIT_FAIL, r.stdout)
+        self.assertNotIn("replay: round 2", r.stdout)
+        self.assertEqual("  # FAIL audio: wu_lat.p50 = 600 us, expected "
+                         "<= 500: bound of the split cases", line)
 
     def test_a_slower_machine_throughout_does_not_hide_it(self):
         r, (ok, d), line = self.replay("slow", [(600, 120), (600, 125),
