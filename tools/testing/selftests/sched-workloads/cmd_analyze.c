@@ -16,6 +16,7 @@
 #include "cmd_analyze.h"
 #include "baseline.h"
 #include "events.h"
+#include "host_gauge.h"
 #include "ktap.h"
 #include "metrics.h"
 #include "rtapp_log.h"
@@ -137,6 +138,8 @@ static int measure(const struct analyze_opts *o, struct metric_set *set,
 	ret = rtapp_logs_add_metrics(&logs, set, err);
 	if (!ret && o->trace)
 		ret = add_trace_metrics(o, &logs, set, lost, err);
+	if (!ret && host_gauge_add(&logs, set))
+		ret = sw_err_set(err, SW_EXIT_RUN_ERROR, "out of memory");
 	rtapp_logs_free(&logs);
 	return ret;
 }

@@ -20,6 +20,7 @@ static const struct {
 	{ rtapp_metric_defs, &rtapp_metric_count },
 	{ trace_metric_defs, &trace_metric_count },
 	{ canary_metric_defs, &canary_metric_count },
+	{ host_metric_defs, &host_metric_count },
 };
 
 #define N_TABLES ARRAY_SIZE(metric_tables)
@@ -58,6 +59,8 @@ const char *metric_source_name(enum metric_source src)
 		return "system";
 	case SRC_CANARY:
 		return "canary";
+	case SRC_HOST:
+		return "host";
 	}
 	return "unknown";
 }
@@ -203,7 +206,7 @@ static int source_of(const char *name, enum metric_source *src)
 {
 	int s;
 
-	for (s = SRC_RTAPP_TASK; s <= SRC_CANARY; s++) {
+	for (s = SRC_RTAPP_TASK; s <= SRC_HOST; s++) {
 		if (!strcmp(name, metric_source_name(s))) {
 			*src = s;
 			return 0;

@@ -33,6 +33,7 @@ enum metric_source {
 	SRC_TRACE_CPU,		/* one CPU, from the trace */
 	SRC_TRACE_SYSTEM,	/* the whole run, from the trace */
 	SRC_CANARY,		/* the machine: a CPU or all, from canary.c */
+	SRC_HOST,		/* the host during a run, from host_gauge.c */
 };
 
 /*
@@ -72,6 +73,11 @@ struct metric_def {
 	 * host slows for minutes at a time (canary_cpu_slower()).
 	 */
 	int cpu_speed;
+	/*
+	 * A time (slack, a wakeup latency, an overrun) that a slower host
+	 * stretches as a slower kernel would: host_gauge.h tells them apart.
+	 */
+	int host_timed;
 };
 
 /*
@@ -92,6 +98,8 @@ extern const struct metric_def trace_metric_defs[];
 extern const size_t trace_metric_count;
 extern const struct metric_def canary_metric_defs[];
 extern const size_t canary_metric_count;
+extern const struct metric_def host_metric_defs[];
+extern const size_t host_metric_count;
 extern const struct series_def rtapp_series_defs[];
 extern const size_t rtapp_series_count;
 extern const struct series_def trace_series_defs[];

@@ -11,6 +11,7 @@
 
 #include "capture.h"
 #include "events.h"
+#include "host_gauge.h"
 #include "ktap.h"
 #include "kthreads.h"
 #include "prepare.h"
@@ -249,6 +250,8 @@ int repetition_run(const struct workload *w, const struct repetition_opts *o,
 		ret = rtapp_logs_add_metrics(&logs, set, err);
 	if (!ret)
 		ret = add_trace_metrics(w, dir, &logs, set, neighbours, nlen, err);
+	if (!ret && host_gauge_add(&logs, set))
+		ret = sw_err_set(err, SW_EXIT_RUN_ERROR, "out of memory");
 	rtapp_logs_free(&logs);
 	if (ret)
 		return -1;

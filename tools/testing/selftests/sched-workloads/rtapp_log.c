@@ -145,6 +145,7 @@ static int add_pass(struct rtapp_task_log *t, const double *c)
 				return -1;
 	}
 	step_track(t, c);
+	t->perf_total += c[COL_PERF];
 	t->startup_passes += t->in_startup;
 	t->end_us = c[COL_END];
 	t->passes++;

@@ -42,6 +42,7 @@ struct rtapp_task_log {
 	int step_state;		/* STEP_* */
 	size_t step_missed;
 	struct series s[RS_NR_SERIES];
+	double perf_total;	/* rt-app's perf (loops) of every pass, summed */
 	double start_us, end_us;	/* CLOCK_MONOTONIC span of the passes */
 };
 

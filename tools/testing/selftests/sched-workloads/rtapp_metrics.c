@@ -92,19 +92,19 @@ static double rtapp_missed(const void *entity, const struct metric_def *def)
 		       NEEDS_RUN : NEEDS_TIMER)
 #define ROW(n, u, fn, a, h, nd) { .name = n, .unit = u, \
 	.source = SRC_RTAPP_TASK, .extract = fn, .arg = a, .help = h, \
-	.needs = nd }
+	.needs = nd, .host_timed = 1 }
 #define S(n, u, ser, stat, h) \
 	ROW(n, u, rtapp_series_metric, SERIES_ARG(ser, stat), h, NEEDS_OF(ser))
 /* A rate of rt-app's loop: follows the CPU's speed. */
 #define SPEED(n, stat, h) { .name = n, .unit = "loops/us", \
 	.source = SRC_RTAPP_TASK, .extract = rtapp_series_metric, \
 	.arg = SERIES_ARG(RS_RATE, stat), .help = h, \
-	.needs = NEEDS_OF(RS_RATE), .cpu_speed = 1 }
+	.needs = NEEDS_OF(RS_RATE), .cpu_speed = 1, .host_timed = 1 }
 /* A tail of series @sname: compared on pooled events (change.h). */
 #define T(n, u, ser, stat, h, sname, side, quantile) { .name = n, \
 	.unit = u, .source = SRC_RTAPP_TASK, .extract = rtapp_series_metric, \
 	.arg = SERIES_ARG(ser, stat), .help = h, .series = sname, \
-	.tail = side, .q = quantile, .needs = NEEDS_OF(ser) }
+	.tail = side, .q = quantile, .needs = NEEDS_OF(ser), .host_timed = 1 }
 
 const struct metric_def rtapp_metric_defs[] = {
 	ROW("passes", "count", rtapp_passes, 0,
@@ -114,7 +114,8 @@ const struct metric_def rtapp_metric_defs[] = {
 	{ .name = "missed_periods", .unit = "count", .source = SRC_RTAPP_TASK,
 	  .extract = rtapp_missed,
 	  .help = "steady-state passes with negative slack (period overrun)",
-	  .series = "slack", .tail = TAIL_NEGATIVE, .needs = NEEDS_TIMER },
+	  .series = "slack", .tail = TAIL_NEGATIVE, .needs = NEEDS_TIMER,
+	  .host_timed = 1 },
 	T("slack.negative_share", "share", RS_SLACK, STAT_NEG_SHARE,
 	  "share of steady-state timer passes that missed their period",
 	  "slack", TAIL_NEGATIVE, 0),
@@ -166,11 +167,11 @@ const struct metric_def rtapp_metric_defs[] = {
 	{ .name = "first.slack", .unit = "us", .source = SRC_RTAPP_TASK,
 	  .extract = rtapp_first_metric, .arg = RS_SLACK,
 	  .help = "timer slack of the first pass", .needs = NEEDS_TIMER,
-	  .thread_only = 1 },
+	  .thread_only = 1, .host_timed = 1 },
 	{ .name = "first.wu_lat", .unit = "us", .source = SRC_RTAPP_TASK,
 	  .extract = rtapp_first_metric, .arg = RS_WU_LAT,
 	  .help = "wakeup latency of the first pass", .needs = NEEDS_TIMER,
-	  .thread_only = 1 },
+	  .thread_only = 1, .host_timed = 1 },
 };
 
 const size_t rtapp_metric_count = ARRAY_SIZE(rtapp_metric_defs);

@@ -362,13 +362,18 @@ static double sys_val(const void *e, const struct metric_def *d)
 
 #define ROW(n, u, src, fn, a, h) { .name = n, .unit = u, .source = src, \
 	.extract = fn, .arg = a, .help = h }
-#define LAT(n, st, h) ROW("wakeup_lat." n, n[0] == 'c' ? "count" : "us", \
-	SRC_TRACE_TASK, task_lat, st, h)
+/* Latencies: a slower host stretches them too (metric_def.host_timed). */
+#define LAT(n, st, h) { .name = "wakeup_lat." n, \
+	.unit = n[0] == 'c' ? "count" : "us", .source = SRC_TRACE_TASK, \
+	.extract = task_lat, .arg = st, .help = h, .host_timed = 1 }
 /* A tail of the wakeup latencies: compared on pooled events. */
 #define LAT_TAIL(n, st, h, quantile) { .name = "wakeup_lat." n, .unit = "us", \
 	.source = SRC_TRACE_TASK, .extract = task_lat, .arg = st, .help = h, \
-	.series = "wakeup_lat", .tail = TAIL_HIGH, .q = quantile }
+	.series = "wakeup_lat", .tail = TAIL_HIGH, .q = quantile, \
+	.host_timed = 1 }
 #define TASK(n, u, a, h) ROW(n, u, SRC_TRACE_TASK, task_val, a, h)
+#define WAIT(n, a, h) { .name = n, .unit = "us", .source = SRC_TRACE_TASK, \
+	.extract = task_val, .arg = a, .help = h, .host_timed = 1 }
 /* Priority inheritance happens only around rt-app's locks. */
 #define PI_TASK(n, u, a, h) { .name = n, .unit = u, \
 	.source = SRC_TRACE_TASK, .extract = task_val, .arg = a, .help = h, \
@@ -388,9 +393,9 @@ const struct metric_def trace_metric_defs[] = {
 	LAT("count", STAT_COUNT, "wakeups that ended in the window"),
 	TASK("wakeup_lat.unobserved", "count", T_UNOBSERVED,
 	     "wakeups ended by an inferred switch in: latency unknown"),
-	TASK("runnable_wait.total", "us", T_WAIT_TOTAL,
+	WAIT("runnable_wait.total", T_WAIT_TOTAL,
 	     "time runnable but not running (wakeups and preemptions)"),
-	TASK("runnable_wait.max", "us", T_WAIT_MAX,
+	WAIT("runnable_wait.max", T_WAIT_MAX,
 	     "longest single runnable-not-running stretch"),
 	TASK("cpu_time", "us", T_CPU, "time running"),
 	TASK("cpu_share", "share", T_SHARE,

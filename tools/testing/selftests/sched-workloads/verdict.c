@@ -50,6 +50,14 @@
  * the canary shown beside it: a canary can explain a regression, never
  * hide one that lasts. One that went away with the canary quiet passes,
  * saying it was not confirmed.
+ *
+ * The host gauge (host_gauge.h) measures the host during every
+ * repetition, with the workload's own loops. A time the host stretches
+ * (metric_def.host_timed) that regressed, or stayed beyond its bound, in
+ * every round while the gauge said the host was slower than in the
+ * baseline in every round SKIPs with the gauge's numbers: a kernel gives
+ * a thread CPU time, it does not slow the loops run in it. One round
+ * with the host as in the baseline and the rules above decide.
  */
 #include <math.h>
 #include <stdarg.h>
@@ -59,6 +67,7 @@
 
 #include "canary.h"
 #include "expr.h"
+#include "host_gauge.h"
 #include "json_check.h"
 #include "settings.h"
 #include "verdict.h"
@@ -266,6 +275,30 @@ static double round_values(const struct metric_samples *ms,
 }
 
 /*
+ * Whether the workload's own loops ran slower on the CPU than in the
+ * baseline in every one of the @nr rounds (host_gauge.h), round 1's
+ * gauge in @buf.
+ */
+static int host_slower_throughout(const struct verdict_input *in, size_t nr,
+				  char *buf, size_t len)
+{
+	char what[256];
+	size_t i;
+
+	buf[0] = '\0';
+	if (!in->base)
+		return 0;
+	for (i = 0; i < nr; i++) {
+		if (!host_gauge_slower(&in->base->samples, in->rounds[i].cur,
+				       what, sizeof(what)))
+			return 0;
+		if (!i)
+			snprintf(buf, len, "%s", what);
+	}
+	return nr > 0;
+}
+
+/*
  * An absolute check beyond its bound in round 1 gets the later rounds,
  * minutes apart: it fails when every round has it beyond; the first
  * round that has it within passes it, as not confirmed.
@@ -316,6 +349,15 @@ static void confirm_absolute(const struct check *ck,
 		snprintf(r->diag, sizeof(r->diag),
 			 "%s: %s beyond its bound, to be judged again in round %zu: %s",
 			 ms->entity, ck->def->name, in->nrounds + 1, first);
+		return;
+	}
+	/* As for a baseline check (judge_baseline()). */
+	if (ck->def->host_timed &&
+	    host_slower_throughout(in, in->nrounds, slow, sizeof(slow))) {
+		r->status = V_SKIP;
+		snprintf(r->diag, sizeof(r->diag),
+			 "%s: %s was beyond its bound in all %zu rounds, and in all of them the workload's loops ran slower on the CPU than in the baseline (round 1: %.200s): the host was slower during the run, not judged; round 1: %s",
+			 ms->entity, ck->def->name, in->nrounds, slow, first);
 		return;
 	}
 	for (i = 1; i < in->nrounds; i++) {
@@ -529,7 +571,6 @@ static int cpu_slower_throughout(const struct verdict_input *in, size_t nr,
 	return nr > 0;
 }
 
-
 static void judge_baseline(const struct check *ck,
 			   const struct metric_samples *ms,
 			   const struct verdict_input *in,
@@ -611,6 +652,19 @@ static void judge_baseline(const struct check *ck,
 		r->status = V_SKIP;
 		snprintf(r->diag, sizeof(r->diag),
 			 "%s: %s regressed in all %zu rounds, and in all of them the canary's loops ran slower than in the baseline's (round 1: %s): the host's CPU was slower, not judged; first round: %s",
+			 ms->entity, ck->def->name, nr, slow, first);
+		return;
+	}
+	/*
+	 * A time stretched in every round while the workload's loops ran
+	 * slower on the CPU in every round: a kernel gives a thread its CPU
+	 * time, it does not slow the loops run in it; the host does both.
+	 */
+	if (!clean && ck->def->host_timed &&
+	    host_slower_throughout(in, nr, slow, sizeof(slow))) {
+		r->status = V_SKIP;
+		snprintf(r->diag, sizeof(r->diag),
+			 "%s: %s regressed in all %zu rounds, and in all of them the workload's loops ran slower on the CPU than in the baseline (round 1: %s): the host was slower during the run, not judged; first round: %s",
 			 ms->entity, ck->def->name, nr, slow, first);
 		return;
 	}

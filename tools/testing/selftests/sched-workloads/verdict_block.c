@@ -248,10 +248,10 @@ static int parse_check(struct json_object *c, struct check *ck,
 		return sw_err_set(err, SW_EXIT_BAD_WORKLOAD,
 				  "%s: %s.metric: unknown metric \"%s\" (sched-workloads metrics lists them)",
 				  pl->file, pl->at, json_object_get_string(metric));
-	/* The canary measures the machine, never a workload. */
-	if (ck->def->source == SRC_CANARY)
+	/* The canary and the host gauge measure the host, never the kernel. */
+	if (ck->def->source == SRC_CANARY || ck->def->source == SRC_HOST)
 		return sw_err_set(err, SW_EXIT_BAD_WORKLOAD,
-				  "%s: %s.metric: \"%s\" is the canary's, measured before a round, not by the workload",
+				  "%s: %s.metric: \"%s\" measures the host, not the kernel: it explains verdicts, it is not judged",
 				  pl->file, pl->at, ck->def->name);
 	if (parse_selector(c, ck, pl, err) || parse_pooled(c, ck, pl, err))
 		return -1;

@@ -104,8 +104,8 @@ def sweep_stale_instances(tracefs="/sys/kernel/tracing"):
 ANALYSIS_SOURCES = ["tests/checker_opts.c", "trace_analyze.c",
                     "trace_pages.c", "trace_sched.c", "trace_metrics.c",
                     "trace_explain.c", "trace_timeline.c", "metrics.c",
-                    "rtapp_metrics.c", "canary.c", "stats.c", "entity.c",
-                    "kthreads.c",
+                    "rtapp_metrics.c", "canary.c", "host_gauge.c",
+                    "change.c", "stats.c", "entity.c", "kthreads.c",
                     "samples.c", "events.c", "json_check.c", "child.c",
                     "cleanup.c", "util.c"]
 

@@ -19,7 +19,7 @@ import shutil
 import tempfile
 import unittest
 
-from swtest import EXIT_FAIL, EXIT_PASS, ktap_results, sw
+from swtest import EXIT_FAIL, EXIT_PASS, EXIT_SKIP, ktap_results, sw
 
 WORKLOAD = {
     "sched-workloads": {
@@ -70,6 +70,9 @@ class Recording:
         os.makedirs(self.dir)
         self.name = name
         self.perf = 100000      # loops a pass, for the next repetitions
+        # host.loops_per_us of the next repetitions, as if a trace had
+        # measured it (host_gauge.c); None: no trace, no gauge
+        self.gauge = None
         with open(os.path.join(self.dir, name + ".json"), "w") as f:
             json.dump(workload or WORKLOAD, f)
         self.rounds = []
@@ -87,6 +90,11 @@ class Recording:
         assert r.returncode == 0, r.stderr
         with open(os.path.join(d, "metrics.json")) as f:
             metrics = json.load(f)
+        if self.gauge is not None:
+            metrics["host"] = {"run": {"group": "run",
+                                       "host.loops_per_us": self.gauge}}
+            with open(os.path.join(d, "metrics.json"), "w") as f:
+                json.dump(metrics, f)
         with open(os.path.join(d, "events.json")) as f:
             events = json.load(f)
         self.entity = list(metrics["rtapp_tasks"])[0]
@@ -115,11 +123,12 @@ class Recording:
         for i, wu in enumerate(reps):
             m, e = self.rep(wu, os.path.join(tmp, "base-%s-%d" %
                                              (self.name, i)))
-            for ent, vals in m["rtapp_tasks"].items():
-                for k, v in vals.items():
-                    if k not in ("group", "id"):
-                        metrics.setdefault("rtapp_tasks/%s/%s" % (ent, k),
-                                           []).append(v)
+            for src in ("rtapp_tasks", "host"):
+                for ent, vals in m.get(src, {}).items():
+                    for k, v in vals.items():
+                        if k not in ("group", "id"):
+                            metrics.setdefault("%s/%s/%s" % (src, ent, k),
+                                               []).append(v)
             for k, h in e.items():
                 events.setdefault(k, []).append(h)
         base = {"workload": self.name, "format": 2, "metrics": metrics,
@@ -489,6 +498,126 @@ class TestCpuSpeed(unittest.TestCase):
         r, (ok, d), _ = self.replay("slowtimer", [slow] * 3)
         self.assertFalse(ok, r.stdout)
         self.assertIn("timer_lat.p50 120 us", self.line(r, "rate.p50"))
+
+
+class TestHostGauge(unittest.TestCase):
+    """A time stretched while the workload's own loops ran slower.
+
+    Baseline: wu_lat.p50 100 us, host.loops_per_us 90-95 over its five
+    repetitions (median 92). Every round now: wu_lat.p50 300 (a
+    regression, p = 1/56) with the canary quiet. A round's host was
+    slower when its three gauges all lie below the baseline's five (the
+    rank test's p = 1/56 <= 0.05) and their median is 15% below 92 (at
+    most 78.2). wu_lat is a time the host stretches: regressed in every
+    round with the host slower in every round, it is not judged (SKIP);
+    one round with the gauge as in the baseline, or a gauge not slower
+    by 15%, and it fails as without the gauge.
+    """
+    BASE_GAUGE = [90, 92, 95, 91, 93]
+    SLOW = [55, 58, 60]
+
+    def setUp(self):
+        self.tmp = tempfile.mkdtemp(prefix="sw-gauge-")
+
+    def tearDown(self):
+        shutil.rmtree(self.tmp)
+
+    def replay(self, name, rounds, base_gauge=BASE_GAUGE, value=300,
+               *opts):
+        """Rounds of wu_lat @value, each with its three gauges."""
+        rec = Recording(self.tmp, name)
+        reps = []
+        for g in base_gauge or [None] * 5:
+            rec.gauge = g
+            reps.append(rec.rep(flat(100), os.path.join(
+                self.tmp, "base-%s-%d" % (name, len(reps))))[0])
+        base = rec.baseline(self.tmp, [], None)
+        with open(base) as f:
+            b = json.load(f)
+        for m in reps:
+            for src in ("rtapp_tasks", "host"):
+                for ent, vals in m.get(src, {}).items():
+                    for k, v in vals.items():
+                        if k not in ("group", "id"):
+                            b["metrics"].setdefault(
+                                "%s/%s/%s" % (src, ent, k), []).append(v)
+        with open(base, "w") as f:
+            json.dump(b, f)
+        for k, gauges in enumerate(rounds):
+            ids = []
+            for g in gauges:
+                rec.gauge = g
+                rec.rep(flat(value))
+                ids.append(rec.next)
+                rec.next += 1
+            rec.rounds.append({"round": k + 1, "reps": ids,
+                               "start_s": 120 * k, "canary": {}})
+        with open(os.path.join(rec.dir, "rounds.json"), "w") as f:
+            json.dump(rec.rounds, f)
+        r, res = rec.replay(base, *opts)
+        self.absolute = res["%s.%s.wu_lat.p50" % (name, rec.entity)]
+        return r, res["%s.%s.wu_lat.p50.vs-baseline" % (name, rec.entity)]
+
+    def test_host_slower_in_every_round_skips(self):
+        # 55-60 against 90-95: -37% (median 58 against 92), p = 1/56
+        r, (ok, d) = self.replay("slowhost", [[55, 58, 60]] * 3)
+        self.assertTrue(ok, r.stdout)
+        self.assertIn("SKIP", d)
+        self.assertIn("wu_lat.p50 regressed in all 3 rounds, and in all "
+                      "of them the workload's loops ran slower on the CPU "
+                      "than in the baseline (round 1: host.loops_per_us "
+                      "58, -37% against the baseline's 92 (p=0.0179)): "
+                      "the host was slower during the run, not judged", d)
+        self.assertEqual(r.returncode, EXIT_PASS, r.stdout)
+
+    def test_host_back_in_one_round_fails(self):
+        # round 3's gauges 89-94 overlap the baseline's: not slower there
+        r, (ok, d) = self.replay("hostback", [[55, 58, 60], [55, 58, 60],
+                                              [89, 92, 94]])
+        self.assertFalse(ok, r.stdout)
+        self.assertIn("REGRESSION", TestCpuSpeed.line(r, "wu_lat.p50"))
+        self.assertEqual(r.returncode, EXIT_FAIL)
+
+    def test_a_small_drop_is_not_a_slower_host(self):
+        # 80-82 all below 90-95 (p = 1/56) but the median 81 is 12% off
+        r, (ok, d) = self.replay("smalldrop", [[80, 81, 82]] * 3)
+        self.assertFalse(ok, r.stdout)
+        self.assertIn("REGRESSION", TestCpuSpeed.line(r, "wu_lat.p50"))
+
+    def test_no_gauge_in_the_baseline_fails(self):
+        # a baseline recorded before the gauge: judged as before it
+        r, (ok, d) = self.replay("oldbase", [[55, 58, 60]] * 3, None)
+        self.assertFalse(ok, r.stdout)
+        self.assertIn("REGRESSION", TestCpuSpeed.line(r, "wu_lat.p50"))
+
+    def test_bound_missed_with_host_slower_throughout_skips(self):
+        # wu_lat.p50 600 beyond its bound of 500 in all three rounds,
+        # the host slower in each: not judged either
+        r, _ = self.replay("slowbound", [self.SLOW] * 3, self.BASE_GAUGE,
+                           600)
+        ok, d = self.absolute
+        self.assertTrue(ok, r.stdout)
+        self.assertIn("SKIP audio: wu_lat.p50 was beyond its bound in "
+                      "all 3 rounds, and in all of them the workload's "
+                      "loops ran slower on the CPU than in the baseline "
+                      "(round 1: host.loops_per_us 58, -37% against the "
+                      "baseline's 92 (p=0.0179))", d)
+        # every result skipped, the workload's too (kselftest's 4)
+        self.assertEqual(r.returncode, EXIT_SKIP, r.stdout)
+
+    def test_bound_missed_with_host_as_in_the_baseline_fails(self):
+        r, _ = self.replay("quietbound", [[89, 92, 94]] * 3,
+                           self.BASE_GAUGE, 600)
+        self.assertFalse(self.absolute[0], r.stdout)
+        self.assertEqual(r.returncode, EXIT_FAIL)
+
+    def test_one_repetition_never_says_the_host_was_slower(self):
+        # -n 1 (a breaker's run): one gauge against five cannot reach
+        # p <= 0.05 (its floor is 1/6), so the bound fails as asked
+        r, _ = self.replay("onerep", [[50]], self.BASE_GAUGE, 600,
+                           "-n", "1")
+        self.assertFalse(self.absolute[0], r.stdout)
+        self.assertEqual(r.returncode, EXIT_FAIL)
 
 
 class TestFalseAlarmRate(unittest.TestCase):

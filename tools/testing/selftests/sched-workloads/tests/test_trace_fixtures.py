@@ -354,6 +354,30 @@ class TraceFixtures(unittest.TestCase):
         self.assertEqual(lines[1], "    sw_neighbour (pid %d, fair nice 0) "
                          "%.1f%%" % (hog.pid, 100 * self.share(ref, hog)))
 
+    def test_host_gauge_of_the_disturbed_repetition(self):
+        """host.loops_per_us: every pass's perf of the logs, summed, over
+        the reference's cpu_time of the same threads, summed; one value,
+        the pooled "pulse" (the same threads again) not counted twice."""
+        logs = os.path.join(HERE, "fixtures", "logs", "disturbed")
+        ws, we = logs_window(logs)
+        ref = self.reference("disturbed", "-t", "pulse", "-s", str(ws),
+                             "-e", str(we), "-k",
+                             os.path.join(logs, "kthreads.txt"))
+        tasks = ref.result()["trace_tasks"]
+        loops = 0
+        for log in glob.glob(os.path.join(logs, "rt-app-*.log")):
+            with open(log) as f:
+                lines = f.read().splitlines()
+            cols = lines[1].lstrip("#").split()
+            loops += sum(float(dict(zip(cols, row.split()))["perf"])
+                         for row in lines[2:])
+        cpu_us = sum(tasks[t]["cpu_time"] for t in ("pulse-0", "pulse-1"))
+        self.assertGreater(loops, 0)
+        m, _ = self.analyze(logs)
+        self.assertEqual(list(m["host"]), ["run"])
+        self.assertTrue(close(m["host"]["run"]["host.loops_per_us"],
+                              loops / cpu_us), (m["host"], loops, cpu_us))
+
     def hog_as_kthread(self, logs, name):
         """A copy of the disturbed repetition's @logs in tmp/@name whose
         kthreads.txt declares its hog (sw_neighbour) a kernel thread;

@@ -95,7 +95,9 @@ class TestMalformedWorkloads(unittest.TestCase):
         "unknown-key.json": "checks[0].tolerance: unknown key",
         "no-bound.json": 'checks[0]: neither "min" nor "max"',
         "canary-metric.json":
-            'checks[0].metric: "canary.loop_ns" is the canary\'s',
+            'checks[0].metric: "canary.loop_ns" measures the host, not the',
+        "host-metric.json":
+            'baseline[0].metric: "host.loops_per_us" measures the host, not',
         "min-above-max.json": "checks[0]: min 5 > max 1",
         "bound-not-number.json": "checks[0].max: not a number",
         "no-selector.json": 'checks[0]: metric "passes" needs "task"',
