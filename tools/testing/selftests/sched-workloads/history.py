@@ -49,8 +49,11 @@ take 3 s.
 
 The machine is a series too: the canary's figures before every round
 (canary.h: a loop, libm, a timer wakeup and a cross-CPU wakeup) of every
-workload of a run are that kernel's block, searched by the same method.
-A metric's change at a kernel where the canary changed too says so: a
+workload of a run are that kernel's block, searched by the same method,
+and so is each workload's host gauge (host_gauge.h: rt-app's loops per
+us on a CPU, measured during every repetition, on its workload's own
+scale). A metric's change at a kernel where the canary or its own
+workload's gauge changed too says so: a
 lab that moved the runs to another host, or a host that got busier,
 moves metrics as a kernel would, and one machine must tell the two
 apart. Such a change is still named (a kernel may have moved it too);
@@ -125,10 +128,20 @@ CANARY = (("canary.loop_ns", "ns"), ("canary.libm_ns", "ns"),
           ("canary.timer_lat.p50", "us"), ("canary.wake_lat.p50", "us"))
 
 
+# host_gauge.h's figure of each repetition: rt-app's loops per us on a
+# CPU, on the scale of its workload.
+GAUGE, GAUGE_UNIT = "host.loops_per_us", "loops/us"
+
+
+def gauge_name(workload):
+    return "%s.run.%s" % (workload, GAUGE)
+
+
 def collect_canary(runs):
-    """{name: Series} of the canary, a kernel's block being the canary
-    before every round of every workload of its run; only those that
-    some run has."""
+    """{name: Series} of the machine: the canary, a kernel's block being
+    the canary before every round of every workload of its run, and each
+    workload's host gauge, a block being its repetitions; only those
+    that some run has."""
     series = {}
     for name, unit in CANARY:
         s = Series(name, unit, len(runs))
@@ -137,12 +150,23 @@ def collect_canary(runs):
                 s.reps[k] += w.canary(name)
         if any(s.reps):
             series[name] = s
+    for k, run in enumerate(runs):
+        for w in run.workloads():
+            reps = [v for v in w.samples().get("host/run/" + GAUGE, [])
+                    if isinstance(v, (int, float))]
+            if reps:
+                name = gauge_name(w.name)
+                series.setdefault(name, Series(name, GAUGE_UNIT,
+                                               len(runs))).reps[k] = reps
     return series
 
 
-def machine_moved(change, canary):
-    """The canary's changes at the kernel of a metric's @change."""
+def machine_moved(change, canary, metric):
+    """The changes at the kernel of @metric's @change of the canary and
+    of the gauge of @metric's workload (another's has its own host)."""
+    gauge = gauge_name(metric.split(".", 1)[0])
     return [dict(c, name=s.name, unit=s.unit) for s in canary.values()
+            if s.name in dict(CANARY) or s.name == gauge
             for c in s.changes if c["kernel"] == change["kernel"]]
 
 
@@ -301,7 +325,8 @@ def print_text(runs, series, canary, args, out):
     for s in sorted(series.values(), key=lambda s: s.name):
         if not args.changed_only or s.changes:
             print_series(s, kernels, out)
-    print("# the machine: the canary before each round", file=out)
+    print("# the machine: the canary before each round, and each "
+          "workload's host gauge (%s)" % GAUGE, file=out)
     for s in canary.values():
         if not args.changed_only or s.changes:
             print_series(s, kernels, out)
@@ -427,7 +452,7 @@ def main(argv):
         s.changes = find_changes(s, args, rng)
     for s in series.values():
         for c in s.changes:
-            c["machine"] = machine_moved(c, canary)
+            c["machine"] = machine_moved(c, canary, s.name)
     out = open(args.output, "w") if args.output else sys.stdout
     try:
         (print_json if args.json else print_text)(runs, series, canary,

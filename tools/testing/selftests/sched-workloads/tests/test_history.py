@@ -9,8 +9,12 @@ real clean run's; its rounds.json has one round per workload, with a
 canary drawn likewise from the baseline's. A step is injected from a
 known kernel on: history must name that kernel, and only that metric.
 With no step it must name nothing. A slower host from a known kernel on
-(the canary's loops slower) is named as the machine's change, beside a
-metric's change at the same kernel, and counts for nothing alone.
+(the canary's loops slower, the workloads' host gauges lower, drawn
+with their own random numbers from five repetitions of each workload
+the AMD class recorded on 2026-12-05 with a busy host, in
+fixtures/history/host-gauges.json) is named as the machine's change,
+beside a metric's change at the same kernel, and counts for nothing
+alone.
 """
 import contextlib
 import io
@@ -35,6 +39,7 @@ STEPPED_KEY = "rtapp_tasks/decoder/wu_lat.p50"
 DRIFT = 0.03
 # what a slower host's CPU moves
 HOST_SLOWER = ("canary/system/canary.loop_ns", "canary/system/canary.libm_ns")
+GAUGE_KEY = "host/run/host.loops_per_us"
 
 
 def kernels(n):
@@ -55,14 +60,16 @@ def make_series(top, n, seed, step_at=None, factor=1.3, reps=3,
     """@n result directories under @top, one per kernel, in date order;
     STEPPED_KEY multiplied by @factor from kernel @step_at (0-based) to
     the last, or up to @step_end; the canary's loops 30% slower from
-    kernel @host_at on."""
+    kernel @host_at on, and the workloads' host gauges halved."""
     rng = random.Random(seed)
     # the canary's own draws, so that it leaves the metrics' as they were
     canary_rng = random.Random(-seed)
+    gauge_rng = random.Random("gauge-%d" % seed)
     recorded = {}
     for w in WORKLOADS:
         recorded[w] = swtest.load_json(os.path.join(BASELINES, w + ".json"))
     fp = swtest.load_json(os.path.join(FIXTURE, "fingerprint.json"))
+    gauges = swtest.load_json(os.path.join(FIXTURE, "host-gauges.json"))
     dirs = []
     for k, release in enumerate(kernels(n)):
         d = os.path.join(top, "202612%02d-030000-%s" % (k + 1, release))
@@ -77,6 +84,8 @@ def make_series(top, n, seed, step_at=None, factor=1.3, reps=3,
                         os.path.join(d, w, "verdicts.json"))
             samples = {}
             for key, values in recorded[w]["metrics"].items():
+                if key == GAUGE_KEY:
+                    continue    # drawn below, from host-gauges.json
                 got = [v for v in values if v is not None]
                 draw = [rng.choice(got) * drift if got else None
                         for _ in range(reps)]
@@ -85,9 +94,14 @@ def make_series(top, n, seed, step_at=None, factor=1.3, reps=3,
                         (step_end is None or k < step_end):
                     draw = [v * factor for v in draw]
                 samples[key] = draw
+            slower = 1.3 if host_at is not None and k >= host_at else 1
+            # the gauge: rt-app's loops per us, halved by the slower host
+            # as the AMD host halves them (sched-workloads.rst)
+            samples[GAUGE_KEY] = [gauge_rng.choice(gauges[w]) * drift /
+                                  (2 if slower > 1 else 1)
+                                  for _ in range(reps)]
             with open(os.path.join(d, w, "samples.json"), "w") as f:
                 json.dump(samples, f)
-            slower = 1.3 if host_at is not None and k >= host_at else 1
             rnd = {"round": 1, "reps": list(range(1, reps + 1)),
                    "canary": draw_canary(canary_rng, recorded[w]["canary"],
                                          drift, slower)}
@@ -131,7 +145,8 @@ class TestHistory(unittest.TestCase):
         # the machine did not change
         self.assertEqual(c["machine"], [])
         self.assertEqual(changed(doc, "machine"), {})
-        self.assertEqual(len(doc["machine"]), len(history.CANARY))
+        self.assertEqual(len(doc["machine"]),
+                         len(history.CANARY) + len(WORKLOADS))
 
     def test_slower_host_is_named_beside_the_change(self):
         dirs = self.series("host", 12, seed=7, step_at=6, host_at=6)
@@ -140,8 +155,12 @@ class TestHistory(unittest.TestCase):
         (c,) = changed(doc)[STEPPED]
         self.assertEqual(c["kernel"], "6.13.0-rc7")
         moved = {m["name"]: m for m in c["machine"]}
+        # the stepped metric's own workload's gauge, not the others'
         self.assertEqual(sorted(moved),
-                         ["canary.libm_ns", "canary.loop_ns"])
+                         ["canary.libm_ns", "canary.loop_ns",
+                          "periodic-light.run.host.loops_per_us"])
+        self.assertAlmostEqual(moved["periodic-light.run.host.loops_per_us"]
+                               ["relative"], -0.5, delta=0.1)
         self.assertEqual(moved["canary.loop_ns"]["kernel"], "6.13.0-rc7")
         self.assertAlmostEqual(moved["canary.loop_ns"]["relative"], 0.3,
                                delta=0.1)
@@ -158,6 +177,9 @@ class TestHistory(unittest.TestCase):
         self.assertEqual(changed(doc, "machine")["canary.loop_ns"][0]
                          ["kernel"], "6.13.0-rc7")
         self.assertNotIn("canary.timer_lat.p50", changed(doc, "machine"))
+        for w in WORKLOADS:
+            self.assertEqual(changed(doc, "machine")[history.gauge_name(w)]
+                             [0]["kernel"], "6.13.0-rc7", w)
 
     def test_step_down_and_late_step(self):
         # a drop, three kernels before the end: the least a change needs
