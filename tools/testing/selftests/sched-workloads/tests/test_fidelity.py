@@ -9,8 +9,10 @@ utilisation only where the original's bursts are longer than what
 rt-app spends of its own on a pass, which cyclictest's are not):
 
   cyclictest   rt-tests: one SCHED_FIFO 80 thread woken every 5 ms
-  stress-ng    its cpu stressor, one worker at 30% load, 8 s (about 70
-               wakeups: fewer have no rate to judge at 10%)
+  stress-ng    its cpu stressor, one worker at 30% load in 20 ms busy
+               slices, 8 s (about 120 wakeups; with its default random
+               slices a busy host once gave 49, and fewer than 50 have
+               no rate to judge at 10%)
   shell loop   dash: a counting loop, then a sleep(1) child, 40 times
 
 Asserted: the workload passes check, names where it came from, gives
@@ -38,7 +40,8 @@ PROGRAMS = {
     "cyclictest": (["cyclictest", "-q", "-t", "1", "-p", "80", "-i", "5000",
                     "-l", "600", "-m"], ["-t", "cyclictest"]),
     "stress_ng": (["stress-ng", "--cpu", "1", "--cpu-load", "30",
-                   "--timeout", "8", "--quiet"], ["-t", "stress-ng-cpu"]),
+                   "--cpu-load-slice", "20", "--timeout", "8", "--quiet"],
+                  ["-t", "stress-ng-cpu"]),
     "shell_loop": (["sh", "-c", SHELL_LOOP], ["-t", "sh"]),
 }
 

@@ -126,8 +126,8 @@ class TestRtappFaults(unittest.TestCase):
 
     def test_logs_cut(self):
         r = self.run_with("cut-logs")
-        self.assertError(r, r"rt-app's logs end \d+\.\d+ s before rt-app "
-                         r"did .*a shorter run is not judged")
+        self.assertError(r, r"rt-app's logs end \d+\.\d+ s before its "
+                         r"run did .*a shorter run is not judged")
 
     def test_finite_task_ends_before_rtapp(self):
         # 100 passes logged of 100: complete, 1.5 s before rt-app ends
@@ -138,8 +138,8 @@ class TestRtappFaults(unittest.TestCase):
     def test_finite_task_logs_cut(self):
         # 33 passes logged of 100: cut, whatever the task's loop
         r = self.run_with("cut-logs", FINITE)
-        self.assertError(r, r"rt-app's logs end \d+\.\d+ s before rt-app "
-                         r"did", "finite-early")
+        self.assertError(r, r"rt-app's logs end \d+\.\d+ s before its "
+                         r"run did", "finite-early")
 
 
 def start_run(*args, env=CHILD_ENV):
