@@ -160,8 +160,9 @@ static size_t finite_passes(const struct workload *w, const char *task)
  * rt-app logs a pass as it ends, and a workload runs threads to its end
  * (else rt-app exits early, refused above): the last logged pass ends at
  * most about two passes before the run does (its duration, or rt-app's
- * exit if sooner), as the pass the duration cuts is not logged. Logs that stop earlier lost their end (a full disk, a
- * cut file) and would be judged as a shorter run. A thread of a finite
+ * exit if sooner), as the pass the duration cuts is not logged. Logs
+ * that stop earlier lost their end (a full disk, a cut file) and would
+ * be judged as a shorter run. A thread of a finite
  * "loop" that logged every pass of it ended on its own (a synthesized
  * copy's, up to a second before the whole seconds of "duration"): it is
  * complete wherever it stops. No pass at all is a result (threads that

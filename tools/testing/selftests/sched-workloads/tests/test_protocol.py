@@ -70,17 +70,16 @@ class Recording:
         os.makedirs(self.dir)
         self.name = name
         self.perf = 100000      # loops a pass, for the next repetitions
-        # host.loops_per_us of the next repetitions, as if a trace had
-        # measured it (host_gauge.c); None: no trace, no gauge
-        self.gauge = None
         with open(os.path.join(self.dir, name + ".json"), "w") as f:
             json.dump(workload or WORKLOAD, f)
         self.rounds = []
         self.next = 1
         self.entity = None
 
-    def rep(self, wu_lats, into=None):
-        """A repetition from wu_lat values; returns metrics and events."""
+    def rep(self, wu_lats, into=None, gauge=None):
+        """A repetition from wu_lat values; returns metrics and events.
+        @gauge: its host.loops_per_us, as if a trace had measured it
+        (host_gauge.c); None: no trace, no gauge."""
         d = into or os.path.join(self.dir, "rep-%d" % self.next)
         os.makedirs(d)
         write_log(os.path.join(d, "rt-app-audio-0.log"), wu_lats, self.perf)
@@ -90,9 +89,9 @@ class Recording:
         assert r.returncode == 0, r.stderr
         with open(os.path.join(d, "metrics.json")) as f:
             metrics = json.load(f)
-        if self.gauge is not None:
+        if gauge is not None:
             metrics["host"] = {"run": {"group": "run",
-                                       "host.loops_per_us": self.gauge}}
+                                       "host.loops_per_us": gauge}}
             with open(os.path.join(d, "metrics.json"), "w") as f:
                 json.dump(metrics, f)
         with open(os.path.join(d, "events.json")) as f:
@@ -100,11 +99,12 @@ class Recording:
         self.entity = list(metrics["rtapp_tasks"])[0]
         return metrics, events
 
-    def round(self, reps, canary=None, start_s=0):
-        """A round whose repetitions (lists of wu_lat values) it may take."""
+    def round(self, reps, canary=None, start_s=0, gauges=None):
+        """A round whose repetitions (lists of wu_lat values) it may take,
+        with their @gauges if given."""
         ids = []
-        for wu in reps:
-            self.rep(wu)
+        for wu, g in zip(reps, gauges or [None] * len(reps)):
+            self.rep(wu, gauge=g)
             ids.append(self.next)
             self.next += 1
         self.rounds.append({"round": len(self.rounds) + 1, "reps": ids,
@@ -117,12 +117,13 @@ class Recording:
         with open(os.path.join(self.dir, "settings.json"), "w") as f:
             json.dump(settings, f)
 
-    def baseline(self, tmp, reps, canary=None, settings=None):
-        """A baseline file of repetitions (lists of wu_lat values)."""
+    def baseline(self, tmp, reps, canary=None, settings=None, gauges=None):
+        """A baseline file of repetitions (lists of wu_lat values), with
+        their @gauges if given."""
         metrics, events = {}, {}
-        for i, wu in enumerate(reps):
+        for i, (wu, g) in enumerate(zip(reps, gauges or [None] * len(reps))):
             m, e = self.rep(wu, os.path.join(tmp, "base-%s-%d" %
-                                             (self.name, i)))
+                                             (self.name, i)), g)
             for src in ("rtapp_tasks", "host"):
                 for ent, vals in m.get(src, {}).items():
                     for k, v in vals.items():
@@ -526,34 +527,10 @@ class TestHostGauge(unittest.TestCase):
                *opts):
         """Rounds of wu_lat @value, each with its three gauges."""
         rec = Recording(self.tmp, name)
-        reps = []
-        for g in base_gauge or [None] * 5:
-            rec.gauge = g
-            reps.append(rec.rep(flat(100), os.path.join(
-                self.tmp, "base-%s-%d" % (name, len(reps))))[0])
-        base = rec.baseline(self.tmp, [], None)
-        with open(base) as f:
-            b = json.load(f)
-        for m in reps:
-            for src in ("rtapp_tasks", "host"):
-                for ent, vals in m.get(src, {}).items():
-                    for k, v in vals.items():
-                        if k not in ("group", "id"):
-                            b["metrics"].setdefault(
-                                "%s/%s/%s" % (src, ent, k), []).append(v)
-        with open(base, "w") as f:
-            json.dump(b, f)
+        base = rec.baseline(self.tmp, [flat(100)] * 5, gauges=base_gauge)
         for k, gauges in enumerate(rounds):
-            ids = []
-            for g in gauges:
-                rec.gauge = g
-                rec.rep(flat(value))
-                ids.append(rec.next)
-                rec.next += 1
-            rec.rounds.append({"round": k + 1, "reps": ids,
-                               "start_s": 120 * k, "canary": {}})
-        with open(os.path.join(rec.dir, "rounds.json"), "w") as f:
-            json.dump(rec.rounds, f)
+            rec.round([flat(value)] * len(gauges), start_s=120 * k,
+                      gauges=gauges)
         r, res = rec.replay(base, *opts)
         self.absolute = res["%s.%s.wu_lat.p50" % (name, rec.entity)]
         return r, res["%s.%s.wu_lat.p50.vs-baseline" % (name, rec.entity)]
