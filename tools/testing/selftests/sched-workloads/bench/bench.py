@@ -49,7 +49,7 @@ import time
 HERE = os.path.dirname(os.path.abspath(__file__))
 COLLECTION = os.path.dirname(HERE)
 sys.path.insert(0, os.path.join(COLLECTION, "tests"))
-from swtest import ANALYSIS_PKGS, ANALYSIS_SOURCES  # noqa: E402
+from swtest import ANALYSIS_PKGS, ANALYSIS_SOURCES, build_var  # noqa: E402
 TRACEFS = "/sys/kernel/tracing"
 EVENTS = ["sched/sched_switch", "sched/sched_waking", "sched/sched_wakeup",
           "sched/sched_wakeup_new", "sched/sched_migrate_task",
@@ -209,9 +209,10 @@ def cpus_section(a):
                            list(ANALYSIS_PKGS), check=True,
                            capture_output=True, text=True).stdout.split()
     binary = os.path.join(a.dir, "sched_stream_check")
-    subprocess.run(["gcc", "-O2", "-D_GNU_SOURCE", "-o", binary,
-                    "tests/sched_stream_check.c"] + ANALYSIS_SOURCES +
-                   flags + ["-lm", "-pthread"], cwd=COLLECTION, check=True)
+    subprocess.run(["gcc", "-O2"] + build_var("SW_CPPFLAGS") +
+                   ["-o", binary, "tests/sched_stream_check.c"] +
+                   ANALYSIS_SOURCES + flags + ["-lm", "-pthread"],
+                   cwd=COLLECTION, check=True)
     steps = 500000
     print("# state machine: %d events (text parsing included), %d runs" %
           (2 * steps, a.reps))

@@ -12,7 +12,7 @@
 #include <unistd.h>
 
 #include "fuzz_common.h"
-#include "../util.h"
+#include "lib/util.h"
 
 static char fuzz_dir[PATH_MAX];
 static char fuzz_path[PATH_MAX];

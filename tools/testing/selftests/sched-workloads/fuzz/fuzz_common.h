@@ -9,8 +9,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "../metrics.h"
-#include "../util.h"
+#include "judge/metric_registry.h"
+#include "lib/util.h"
 
 /* libFuzzer's entry point, called once per input. */
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);

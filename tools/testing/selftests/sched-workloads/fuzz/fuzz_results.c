@@ -7,7 +7,7 @@
 #include <math.h>
 
 #include "fuzz_common.h"
-#include "../baseline.h"
+#include "judge/baseline.h"
 
 static void check_samples(const struct sample_set *ss, const char *what)
 {

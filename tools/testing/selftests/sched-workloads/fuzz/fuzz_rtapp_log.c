@@ -9,7 +9,7 @@
 #include <stdlib.h>
 
 #include "fuzz_common.h"
-#include "../rtapp_log.h"
+#include "rtapp/rtapp_log.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {

@@ -14,8 +14,8 @@
 #include <string.h>
 
 #include "fuzz_common.h"
-#include "../synthesize.h"
-#include "../trace_analyze.h"
+#include "desk/synthesize.h"
+#include "trace/trace.h"
 
 static FILE *devnull;
 

@@ -9,8 +9,8 @@
 #include <stdio.h>
 
 #include "fuzz_common.h"
-#include "../entity.h"
-#include "../workload_check.h"
+#include "lib/entity_name.h"
+#include "run/workload_check.h"
 
 static void check_accepted(const struct workload *w,
 			   const struct verdict_block *vb)

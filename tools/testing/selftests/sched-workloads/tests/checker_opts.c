@@ -5,7 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../cpubits.h"
+#include "lib/cpubits.h"
 #include "checker_opts.h"
 
 static int cpu_lists[CHECKER_MAX_ARGS][CPUBITS_MAX_CPUS];

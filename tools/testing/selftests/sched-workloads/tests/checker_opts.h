@@ -10,7 +10,7 @@
 #ifndef SW_CHECKER_OPTS_H
 #define SW_CHECKER_OPTS_H
 
-#include "../trace_analyze.h"
+#include "trace/trace.h"
 
 #define CHECKER_MAX_ARGS 16
 

@@ -14,7 +14,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "../kthreads.h"
+#include "trace/kthreads.h"
 
 int main(int argc, char **argv)
 {

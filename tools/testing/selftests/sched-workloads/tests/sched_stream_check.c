@@ -23,7 +23,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "../trace_internal.h"
+#include "trace/trace_state.h"
 #include "checker_opts.h"
 
 /* One line's event; 0, or -1 when malformed. */

@@ -24,8 +24,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../stats.h"
-#include "../util.h"
+#include "lib/stats.h"
+#include "lib/util.h"
 
 #define EXIT_USAGE 2
 

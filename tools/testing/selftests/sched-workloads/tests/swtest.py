@@ -99,15 +99,22 @@ def sweep_stale_instances(tracefs="/sys/kernel/tracing"):
     return swept
 
 
+def build_var(name):
+    """A variable of build.mk, the one description of the build (its
+    sources by layer, libraries and flags), as a list of words."""
+    try:
+        out = subprocess.run(["make", "-s", "--no-print-directory", "-f",
+                              "build.mk", "print-" + name], cwd=COLLECTION,
+                             capture_output=True, text=True, check=True)
+    except (OSError, subprocess.CalledProcessError):
+        return []       # an installed collection: no sources
+    return out.stdout.split()
+
+
 # What trace_check and sched_stream_check link with: the trace analysis
-# and their shared options.
-ANALYSIS_SOURCES = ["tests/checker_opts.c", "trace_analyze.c",
-                    "trace_pages.c", "trace_sched.c", "trace_metrics.c",
-                    "trace_explain.c", "trace_timeline.c", "metrics.c",
-                    "rtapp_metrics.c", "canary.c", "host_gauge.c",
-                    "change.c", "stats.c", "entity.c", "kthreads.c",
-                    "samples.c", "events.c", "json_check.c", "child.c",
-                    "cleanup.c", "util.c"]
+# and what it stands on, and their shared options.
+ANALYSIS_SOURCES = ["tests/checker_opts.c"] + [
+    os.path.relpath(p, ".") for p in build_var("SW_ANALYSIS_SRCS")]
 
 
 def unpack_traces(fixtures, tmp):
@@ -124,7 +131,7 @@ def unpack_traces(fixtures, tmp):
 
 
 # The pkg-config packages ANALYSIS_SOURCES need.
-ANALYSIS_PKGS = ("libtracecmd", "libzstd", "json-c")
+ANALYSIS_PKGS = tuple(build_var("SW_LIBS"))
 SAN_FLAGS = ["-fsanitize=address,undefined", "-fno-omit-frame-pointer"]
 
 
@@ -134,6 +141,8 @@ def build_checker(tmp, name, sources, pkgs=()):
     with). SkipTest when gcc or a pkg-config package is missing."""
     if not shutil.which("gcc"):
         raise unittest.SkipTest("gcc missing")
+    if not build_var("SW_CPPFLAGS"):
+        raise unittest.SkipTest("no build.mk: not a source tree")
     flags = []
     if pkgs:
         try:
@@ -143,8 +152,8 @@ def build_checker(tmp, name, sources, pkgs=()):
         except (OSError, subprocess.CalledProcessError):
             raise unittest.SkipTest("pkg-config %s missing" % " ".join(pkgs))
     binary = os.path.join(tmp, name)
-    subprocess.run(["gcc", "-g", "-O1", "-Wall", "-Wextra", "-Werror",
-                    "-D_GNU_SOURCE"] + SAN_FLAGS + ["-o", binary,
+    subprocess.run(["gcc", "-g", "-O1", "-Wall", "-Wextra", "-Werror"] +
+                   build_var("SW_CPPFLAGS") + SAN_FLAGS + ["-o", binary,
                    "tests/%s.c" % name] + list(sources) + flags +
                    ["-lm", "-pthread"], cwd=COLLECTION, check=True)
     # libtraceevent 1.7 leaks a few bytes per parsed format: not ours

@@ -43,8 +43,8 @@ def read_list(path):
 class TestKthreads(unittest.TestCase):
     @classmethod
     def setUpClass(cls):
-        setup_checker(cls, "kthreads_check", ["kthreads.c", "util.c"],
-                      ("json-c",))
+        setup_checker(cls, "kthreads_check",
+                      ["trace/kthreads.c", "lib/util.c"], ("json-c",))
 
     @classmethod
     def tearDownClass(cls):

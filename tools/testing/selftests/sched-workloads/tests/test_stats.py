@@ -27,7 +27,7 @@ def seq(lo, hi):
 class TestStats(unittest.TestCase):
     @classmethod
     def setUpClass(cls):
-        setup_checker(cls, "stats_check", ["stats.c"])
+        setup_checker(cls, "stats_check", ["lib/stats.c"])
 
     @classmethod
     def tearDownClass(cls):

@@ -17,7 +17,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "../trace_analyze.h"
+#include "trace/trace.h"
 #include "checker_opts.h"
 
 static int help(void)

@@ -1,0 +1,364 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * sched-workloads analyze: the measuring half of a run, on files.
+ *
+ * Without --workload it prints the metrics as JSON; with one, it
+ * evaluates the workload's checks and prints them as KTAP (the metrics
+ * then go to --metrics-out, if given). --explain prints instead where
+ * the trace's wc.* and rt.wait_while_lower come from, and who else ran.
+ * A kthreads.txt in the --logs directory says which pids were kernel
+ * threads (kthreads.h); without it they are known by name.
+ */
+#include <getopt.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "cmd_analyze.h"
+#include "judge/baseline.h"
+#include "lib/event_hist.h"
+#include "judge/host_gauge.h"
+#include "run/ktap.h"
+#include "judge/metric_registry.h"
+#include "rtapp/rtapp_log.h"
+#include "judge/samples.h"
+#include "trace/trace.h"
+#include "run/measure.h"
+#include "judge/verdict.h"
+#include "rtapp/workload.h"
+
+struct analyze_opts {
+	const char *logs, *basename, *trace, *workload, *metrics_out;
+	const char *events_out;
+	const char *buffer, *baseline;
+	int all_cpus, explain, use_libtracecmd;
+	uint64_t timeline_start, timeline_end;	/* ns; end 0: none */
+};
+
+static const struct option analyze_long_opts[] = {
+	{ "logs", required_argument, NULL, 'l' },
+	{ "basename", required_argument, NULL, 'n' },
+	{ "trace", required_argument, NULL, 't' },
+	{ "workload", required_argument, NULL, 'W' },
+	{ "metrics-out", required_argument, NULL, 'm' },
+	{ "events-out", required_argument, NULL, 'e' },
+	{ "buffer", required_argument, NULL, 'B' },
+	{ "all-cpus", no_argument, NULL, 'a' },
+	{ "baseline", required_argument, NULL, 'b' },
+	{ "explain", no_argument, NULL, 'x' },
+	{ "timeline", required_argument, NULL, 'T' },
+	{ "reader", required_argument, NULL, 'r' },
+	{ "help", no_argument, NULL, 'h' },
+	{ NULL, 0, NULL, 0 },
+};
+
+static void analyze_usage(FILE *f)
+{
+	fprintf(f,
+		"usage: sched-workloads analyze [--logs DIR [--basename rt-app]]\n"
+		"                               [--trace trace.dat] [--workload FILE]\n"
+		"                               [--metrics-out FILE] [--events-out FILE]\n"
+		"                               [--buffer NAME]\n"
+		"                               [--all-cpus] [--baseline FILE]\n"
+		"                               [--explain | --timeline START,END]\n"
+		"                               [--reader pages|libtracecmd]\n"
+		"  --workload  the checks to judge; its tasks and their \"cpus\" also\n"
+		"              say which threads get per-task trace metrics and\n"
+		"              where they may run (work conservation)\n"
+		"  --all-cpus  every task of the trace may run on every CPU (a trace\n"
+		"              from elsewhere, without a workload to say so)\n"
+		"  --buffer    the trace.dat buffer (instance) to read\n"
+		"  --baseline  a baseline file for the workload's baseline checks\n"
+		"  --events-out  the series behind the tail metrics, as histograms\n"
+		"              (a repetition's events.json)\n"
+		"  --explain   where the trace's wc.* and rt.wait_while_lower\n"
+		"              come from (the longest stretches: when, which\n"
+		"              CPU, which tasks) and the tasks outside the\n"
+		"              workload that ran most, instead of metrics or\n"
+		"              verdicts\n"
+		"  --timeline  what ran and what waited on each CPU between two\n"
+		"              times of the trace clock (s, as --explain prints\n"
+		"              them, e.g. 2012.610021,2012.640000; at most 10 s\n"
+		"              apart), as JSON, instead of metrics or verdicts\n"
+		"  --reader    how to read a version 7 trace.dat's events: its\n"
+		"              ring-buffer pages directly (the default), or\n"
+		"              libtracecmd's iteration (slower; for cross-checks)\n"
+		"  DIR/kthreads.txt, when there, lists the kernel threads\n");
+}
+
+/*
+ * The workload, when given, scopes the trace as in a run: its threads,
+ * their affinity, the window of the logs. Without one, every task of the
+ * trace gets metrics and work conservation needs --all-cpus.
+ */
+static int add_trace_metrics(const struct analyze_opts *o,
+			     const struct rtapp_logs *logs,
+			     struct metric_set *set, unsigned long long *lost,
+			     struct sw_err *err)
+{
+	struct trace_scope scope = { 0 };
+	uint64_t lost_events = 0;
+	struct workload w;
+	int ret;
+
+	if (o->workload) {
+		if (workload_load(o->workload, &w, err))
+			return -1;
+		ret = trace_scope_init(&scope, &w, logs, err);
+		workload_free(&w);
+		if (ret)
+			return -1;
+	}
+	/* which pids were kernel threads, as the run saw them */
+	if (o->logs && trace_scope_load_kthreads(&scope, o->logs, err)) {
+		trace_scope_free(&scope);
+		return -1;
+	}
+	scope.opts.affinity_all = o->all_cpus;
+	scope.opts.buffer = o->buffer;
+	scope.opts.use_libtracecmd = o->use_libtracecmd;
+	scope.explain = o->explain ? stdout : NULL;
+	scope.timeline = o->timeline_end ? stdout : NULL;
+	scope.opts.timeline_start_ns = o->timeline_start;
+	scope.opts.timeline_end_ns = o->timeline_end;
+	ret = trace_scope_measure(&scope, o->trace, set, &lost_events, err);
+	trace_scope_free(&scope);
+	*lost = lost_events;
+	return ret;
+}
+
+static int measure(const struct analyze_opts *o, struct metric_set *set,
+		   unsigned long long *lost, struct sw_err *err)
+{
+	struct rtapp_logs logs = { 0 };
+	int ret = 0;
+
+	if (o->logs && rtapp_logs_load(o->logs, o->basename, &logs, err))
+		return -1;
+	*lost = 0;
+	ret = rtapp_logs_add_metrics(&logs, set, err);
+	if (!ret && o->trace)
+		ret = add_trace_metrics(o, &logs, set, lost, err);
+	if (!ret && host_gauge_add(&logs, set))
+		ret = sw_err_set(err, SW_EXIT_RUN_ERROR, "out of memory");
+	rtapp_logs_free(&logs);
+	return ret;
+}
+
+static int judge_workload(const struct analyze_opts *o,
+			  const struct metric_set *set, unsigned long long lost,
+			  struct sw_err *err)
+{
+	struct sample_set cur = { 0 };
+	struct event_set events = { 0 };
+	struct baseline base = { 0 };
+	struct verdict_results res = { 0 };
+	struct verdict_round round = { .cur = &cur, .events = &events };
+	struct verdict_input in = {
+		.rounds = &round, .nrounds = 1, .lost_events = lost,
+		.no_base = "no baseline given (--baseline FILE)",
+	};
+	struct verdict_block vb;
+	enum verdict_status st;
+	struct workload w;
+	int ret = -1;
+
+	if (workload_load(o->workload, &w, err))
+		return -1;
+	if (verdict_parse(w.block, o->workload, &vb, err))
+		goto out_w;
+	if (o->baseline) {
+		ret = baseline_load(o->baseline, &base, err);
+		if (ret > 0)
+			sw_err_set(err, SW_EXIT_USAGE, "%s: no such file", o->baseline);
+		if (ret)
+			goto out_vb;
+		in.base = &base;
+	}
+	ret = -1;
+	if (sample_set_add_rep(&cur, set) ||
+	    (set->events && event_set_add_rep(&events, set->events))) {
+		sw_err_set(err, SW_EXIT_RUN_ERROR, "out of memory");
+		goto out_vb;
+	}
+	in.prefix = w.name;
+	ktap_begin(1);
+	ktap_diag("%s: %s", w.name, w.description);
+	if (verdict_evaluate(&vb, &in, &res)) {
+		sw_err_set(err, SW_EXIT_RUN_ERROR, "out of memory");
+		st = V_ERROR;
+	} else {
+		st = verdict_overall(&res);
+	}
+	ktap_subtests(&res);
+	ktap_result(w.name, st, "every check skipped");
+	verdict_results_free(&res);
+	ret = 0;
+out_vb:
+	sample_set_free(&cur);
+	event_set_free(&events);
+	baseline_free(&base);
+	verdict_block_free(&vb);
+out_w:
+	workload_free(&w);
+	return ret;
+}
+
+/*
+ * The bound keeps the output (a few segments per millisecond per CPU)
+ * small: it is for a figure of a stretch, not a trace dump.
+ */
+#define TIMELINE_MAX_S	10
+
+/*
+ * A time of the trace clock as --explain prints it, "2012.620021" (at most
+ * 10 digits and 9 decimals), read exactly into ns; *@end: what follows.
+ */
+static int parse_trace_ts(const char *s, const char **end, uint64_t *ns)
+{
+	uint64_t sec = 0, frac = 0;
+	int n = 0, d = 0;
+
+	for (; *s >= '0' && *s <= '9' && n < 10; s++, n++)
+		sec = sec * 10 + (uint64_t)(*s - '0');
+	if (*s == '.')
+		for (s++; *s >= '0' && *s <= '9' && d < 9; s++, d++)
+			frac = frac * 10 + (uint64_t)(*s - '0');
+	if (!n || (*s >= '0' && *s <= '9'))
+		return -1;
+	for (; d < 9; d++)
+		frac *= 10;
+	*ns = sec * 1000000000ull + frac;
+	*end = s;
+	return 0;
+}
+
+/* "START,END": seconds of the trace clock, as --explain prints them. */
+static int parse_timeline(const char *arg, struct analyze_opts *o)
+{
+	uint64_t start, end;
+	const char *p;
+
+	if (parse_trace_ts(arg, &p, &start) || *p != ',' ||
+	    parse_trace_ts(p + 1, &p, &end) || *p || end <= start) {
+		fprintf(stderr, "sched-workloads: --timeline: START,END in seconds of the trace clock, START < END, not \"%s\"\n",
+			arg);
+		return -1;
+	}
+	if (end - start > TIMELINE_MAX_S * 1000000000ull) {
+		fprintf(stderr, "sched-workloads: --timeline: %s: at most %d s apart\n",
+			arg, TIMELINE_MAX_S);
+		return -1;
+	}
+	o->timeline_start = start;
+	o->timeline_end = end;
+	return 0;
+}
+
+int cmd_analyze(int argc, char **argv)
+{
+	struct analyze_opts o = { .basename = "rt-app" };
+	struct event_rep ev = { 0 };
+	struct metric_set set = { .events = &ev };
+	struct sw_err err = { 0 };
+	unsigned long long lost;
+	FILE *mf;
+	int c;
+
+	while ((c = getopt_long(argc, argv, "", analyze_long_opts, NULL)) != -1) {
+		switch (c) {
+		case 'l':
+			o.logs = optarg;
+			break;
+		case 'n':
+			o.basename = optarg;
+			break;
+		case 't':
+			o.trace = optarg;
+			break;
+		case 'W':
+			o.workload = optarg;
+			break;
+		case 'm':
+			o.metrics_out = optarg;
+			break;
+		case 'e':
+			o.events_out = optarg;
+			break;
+		case 'B':
+			o.buffer = optarg;
+			break;
+		case 'a':
+			o.all_cpus = 1;
+			break;
+		case 'b':
+			o.baseline = optarg;
+			break;
+		case 'x':
+			o.explain = 1;
+			break;
+		case 'T':
+			if (parse_timeline(optarg, &o))
+				return SW_EXIT_USAGE;
+			break;
+		case 'r':
+			if (strcmp(optarg, "pages") &&
+			    strcmp(optarg, "libtracecmd")) {
+				analyze_usage(stderr);
+				return SW_EXIT_USAGE;
+			}
+			o.use_libtracecmd = !strcmp(optarg, "libtracecmd");
+			break;
+		case 'h':
+			analyze_usage(stdout);
+			return SW_EXIT_PASS;
+		default:
+			analyze_usage(stderr);
+			return SW_EXIT_USAGE;
+		}
+	}
+	if ((!o.logs && !o.trace) || ((o.explain || o.timeline_end) && !o.trace) ||
+	    (o.explain && o.timeline_end) || optind != argc) {
+		analyze_usage(stderr);
+		return SW_EXIT_USAGE;
+	}
+	if (measure(&o, &set, &lost, &err))
+		goto fail;
+	if (o.metrics_out || (!o.workload && !o.explain && !o.timeline_end)) {
+		mf = o.metrics_out ? fopen(o.metrics_out, "w") : stdout;
+		if (!mf || metric_set_write_json(&set, mf)) {
+			sw_err_set(&err, SW_EXIT_RUN_ERROR, "%s: cannot write",
+				   o.metrics_out ? o.metrics_out : "stdout");
+			goto fail;
+		}
+		if (mf != stdout)
+			fclose(mf);
+	}
+	if (o.events_out) {
+		struct json_object *ej = event_rep_to_json(&ev);
+
+		if (!ej || json_object_to_file_ext(o.events_out, ej,
+						   JSON_C_TO_STRING_PLAIN |
+						   JSON_C_TO_STRING_NOSLASHESCAPE)) {
+			json_object_put(ej);
+			sw_err_set(&err, SW_EXIT_RUN_ERROR, "%s: cannot write",
+				   o.events_out);
+			goto fail;
+		}
+		json_object_put(ej);
+	}
+	if (o.workload && !o.explain && !o.timeline_end) {
+		if (judge_workload(&o, &set, lost, &err))
+			goto fail;
+		metric_set_free(&set);
+		event_rep_free(&ev);
+		return ktap_finish();
+	}
+	metric_set_free(&set);
+	event_rep_free(&ev);
+	return 0;
+fail:
+	metric_set_free(&set);
+	event_rep_free(&ev);
+	fprintf(stderr, "sched-workloads: %s\n", err.msg);
+	return err.code;
+}

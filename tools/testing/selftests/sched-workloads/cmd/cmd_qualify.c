@@ -1,0 +1,610 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * sched-workloads qualify: is this machine class ready to judge kernels?
+ *
+ *   sched-workloads qualify [-k K] [--no-record] [-m M] [-n N] [-B DIR]
+ *                           [-r DIR] [-g S] [-w DIR] [WORKLOAD...]
+ *
+ * Records the baselines of the workloads (unless --no-record), then runs
+ * K clean batteries against them on the same kernel and prints, per
+ * check, how often it passed, the least room it had (how far its value
+ * stayed from its bound, or from the regression threshold) and, for an
+ * absolute check, how many single repetitions fell beyond its bound: the
+ * q of verdict.c, which must stay below 3% for the battery to fail falsely
+ * at most once in 20 runs. A check is too tight when its count shows q
+ * above 3% (a one-sided binomial test, p <= 0.05): one repetition of 30
+ * beyond a bound is what a q of 0.5% gives as often as one of 10% does,
+ * and is listed, not judged. From the shares seen, it also prints the
+ * false failures a battery can expect under verdict.c's sequential rule.
+ * A baseline check drifts when its first rounds regressed more often
+ * than the 2 in 56 a clean round allows (change.c), by the same test:
+ * the machine moves it further than its threshold, and only the
+ * confirmation rounds stand between it and a false failure.
+ * Each battery runs as a child process, its
+ * KTAP kept in battery-<k>.ktap; the record of the qualification goes
+ * to baselines/<class>/qualification.json beside the baselines.
+ * Exits 0 when every battery passed, 1 otherwise.
+ */
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <getopt.h>
+#include <limits.h>
+#include <math.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+#include <sys/file.h>
+#include <sys/prctl.h>
+#include <sys/wait.h>
+
+#include "judge/baseline.h"
+#include "lib/cleanup.h"
+#include "cmd_qualify.h"
+#include "judge/fingerprint.h"
+#include "lib/stats.h"
+#include "lib/util.h"
+#include "judge/verdict.h"
+
+/* The per-repetition rate beyond a bound that verdict.c is built for. */
+#define QUALIFY_MAX_Q 0.03
+/* ... and the level at which a count shows a check above it */
+#define QUALIFY_TIGHT_P 0.05
+/*
+ * The most often a clean first round of a baseline check may regress:
+ * the two most extreme orderings of 3 repetitions against 5 (change.c).
+ */
+#define QUALIFY_MAX_REGRESSED (2.0 / 56)
+
+/* One check across the batteries. */
+struct qcheck {
+	char name[160];
+	char unit[16];
+	int pass, fail, skip;
+	double worst_room;	/* NAN until a value is seen */
+	long reps, beyond;	/* absolute: repetitions, those beyond */
+	long rounds, regressed;	/* baseline: first rounds, those regressed */
+	char last_fail[1536];
+};
+
+struct qualify {
+	struct qcheck *c;
+	size_t n, cap;
+	int batteries, clean;
+	int confirmations, disturbed;
+	double seconds;
+};
+
+static struct qcheck *qcheck_get(struct qualify *q, const char *name)
+{
+	struct qcheck *c;
+	size_t i;
+
+	for (i = 0; i < q->n; i++)
+		if (!strcmp(q->c[i].name, name))
+			return &q->c[i];
+	if (q->n == q->cap) {
+		size_t cap = q->cap ? 2 * q->cap : 256;
+
+		c = realloc(q->c, cap * sizeof(*c));
+		if (!c)
+			return NULL;
+		q->c = c;
+		q->cap = cap;
+	}
+	c = &q->c[q->n++];
+	memset(c, 0, sizeof(*c));
+	snprintf(c->name, sizeof(c->name), "%s", name);
+	c->worst_room = NAN;
+	return c;
+}
+
+static const char *str_of(struct json_object *o, const char *key)
+{
+	struct json_object *v;
+
+	return json_object_object_get_ex(o, key, &v) ?
+	       json_object_get_string(v) : "";
+}
+
+static double num_of(struct json_object *o, const char *key)
+{
+	struct json_object *v;
+
+	if (!json_object_object_get_ex(o, key, &v) || !v)
+		return NAN;
+	return json_object_get_double(v);
+}
+
+/* Every result of one workload's verdicts.json into the tallies. */
+static int tally_file(struct qualify *q, const char *path, int *failed)
+{
+	struct json_object *arr = json_object_from_file(path);
+	size_t i;
+
+	if (!arr || !json_object_is_type(arr, json_type_array)) {
+		json_object_put(arr);
+		return -1;
+	}
+	for (i = 0; i < json_object_array_length(arr); i++) {
+		struct json_object *r = json_object_array_get_idx(arr, i);
+		const char *st = str_of(r, "status");
+		struct qcheck *c = qcheck_get(q, str_of(r, "name"));
+		double room = num_of(r, "room"), reps = num_of(r, "reps");
+
+		if (!c) {
+			json_object_put(arr);
+			return -1;
+		}
+		snprintf(c->unit, sizeof(c->unit), "%s", str_of(r, "unit"));
+		if (!strcmp(st, "pass")) {
+			c->pass++;
+		} else if (!strcmp(st, "skip")) {
+			c->skip++;
+		} else {
+			c->fail++;
+			(*failed)++;
+			snprintf(c->last_fail, sizeof(c->last_fail), "%s",
+				 str_of(r, "diag"));
+		}
+		if (!isnan(room) && !(c->worst_room <= room))
+			c->worst_room = room;
+		if (!isnan(reps)) {
+			c->reps += (long)reps;
+			c->beyond += (long)num_of(r, "beyond");
+		}
+		/* a regression the canary explained skips, and counts */
+		if (!strcmp(str_of(r, "kind"), "baseline") &&
+		    !strcmp(str_of(r, "change"), "regression")) {
+			c->rounds++;
+			c->regressed++;
+		} else if (!strcmp(str_of(r, "kind"), "baseline") &&
+			   strcmp(st, "skip")) {
+			c->rounds++;
+		}
+	}
+	json_object_put(arr);
+	return 0;
+}
+
+/* The results directory a battery wrote under @root (the only one). */
+static int tally_battery(struct qualify *q, const char *root, int *failed)
+{
+	char run[PATH_MAX], path[PATH_MAX * 2];
+	struct dirent *de;
+	DIR *d = opendir(root), *w;
+	int found = 0;
+
+	if (!d)
+		return -1;
+	while ((de = readdir(d)))
+		if (de->d_name[0] != '.' &&
+		    (size_t)snprintf(run, sizeof(run), "%s/%s", root,
+				     de->d_name) < sizeof(run))
+			found = 1;
+	closedir(d);
+	w = found ? opendir(run) : NULL;
+	if (!w)
+		return -1;
+	while ((de = readdir(w))) {
+		if (de->d_name[0] == '.')
+			continue;
+		snprintf(path, sizeof(path), "%s/%s/verdicts.json", run,
+			 de->d_name);
+		if (!access(path, R_OK) && tally_file(q, path, failed)) {
+			closedir(w);
+			return -1;
+		}
+	}
+	closedir(w);
+	return 0;
+}
+
+/* What the KTAP of a battery says about its run, besides the results. */
+static void tally_log(struct qualify *q, const char *path)
+{
+	char line[4096];
+	double s;
+	FILE *f = fopen(path, "r");
+
+	if (!f)
+		return;
+	while (fgets(line, sizeof(line), f)) {
+		q->confirmations += strstr(line, ": judging ") != NULL;
+		q->disturbed += strstr(line, " disturbed: ") != NULL;
+		if (strstr(line, " s in all") &&
+		    sscanf(strrchr(line, ':') + 1, "%lf", &s) == 1)
+			q->seconds += s;
+	}
+	fclose(f);
+}
+
+/*
+ * The tool itself as a child: @argv after the program name, stdout to
+ * @log (created), the live lock already held by us. Returns its exit
+ * code, or -1.
+ */
+static int run_child(char *const argv[], const char *log)
+{
+	pid_t pid, self = getpid();
+	int fd, status;
+
+	fd = open(log, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+	if (fd < 0)
+		return -1;
+	pid = fork();
+	if (pid < 0) {
+		close(fd);
+		return -1;
+	}
+	if (!pid) {
+		/* Killed with us, it still restores what it changed. */
+		if (prctl(PR_SET_PDEATHSIG, SIGTERM) || getppid() != self)
+			_exit(127);
+		dup2(fd, STDOUT_FILENO);
+		setenv("SCHED_WORKLOADS_LOCK", "", 1);
+		execv("/proc/self/exe", argv);
+		_exit(127);
+	}
+	close(fd);
+	while (waitpid(pid, &status, 0) < 0) {
+		if (errno != EINTR)
+			return -1;
+		/* Ours to stop: it restores what it changed, then exits. */
+		if (cleanup_interrupted())
+			kill(pid, SIGTERM);
+	}
+	return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+}
+
+struct qopts {
+	int k, no_record, reps, base_reps;
+	const char *bdir, *root, *gap, *workloads;
+	char *const *names;
+	int nnames;
+};
+
+/* argv for "sched-workloads run|baseline ..." of the child. */
+static char **child_argv(const struct qopts *o, const char *cmd,
+			 const char *results, const char *reps)
+{
+	char **argv = calloc(16 + o->nnames, sizeof(*argv));
+	int i, n = 0;
+
+	if (!argv)
+		return NULL;
+	argv[n++] = "sched-workloads";
+	argv[n++] = (char *)cmd;
+	argv[n++] = "-r";
+	argv[n++] = (char *)results;
+	argv[n++] = "-B";
+	argv[n++] = (char *)o->bdir;
+	if (reps) {
+		argv[n++] = "-n";
+		argv[n++] = (char *)reps;
+	}
+	if (o->gap) {
+		argv[n++] = "-g";
+		argv[n++] = (char *)o->gap;
+	}
+	if (o->workloads) {
+		argv[n++] = "-w";
+		argv[n++] = (char *)o->workloads;
+	}
+	for (i = 0; i < o->nnames; i++)
+		argv[n++] = o->names[i];
+	return argv;
+}
+
+/* Its repetitions beyond the bound show q above QUALIFY_MAX_Q. */
+static int too_tight(const struct qcheck *c)
+{
+	return c->reps && c->beyond &&
+	       stats_binom_at_least(c->beyond, c->reps, QUALIFY_MAX_Q) <=
+	       QUALIFY_TIGHT_P;
+}
+
+/* Its first rounds regressed more often than a clean round may. */
+static int drifts(const struct qcheck *c)
+{
+	return c->regressed &&
+	       stats_binom_at_least(c->regressed, c->rounds,
+				    QUALIFY_MAX_REGRESSED) <= QUALIFY_TIGHT_P;
+}
+
+/* False failures of this check a battery can expect, at its q seen. */
+static double expected_false(const struct qcheck *c)
+{
+	if (!c->reps || !c->beyond)
+		return 0;
+	return stats_sequential_majority((double)c->beyond / c->reps,
+					 VERDICT_LEAD, VERDICT_LEAD,
+					 VERDICT_MAX_REPS);
+}
+
+static void print_report(const struct qualify *q, const char *class_name)
+{
+	size_t i, tight = 0, drifting = 0, failing = 0;
+	double expected = 0;
+
+	printf("%-64s %4s %4s %4s %12s %8s\n", "check", "pass", "fail",
+	       "skip", "least room", "beyond");
+	for (i = 0; i < q->n; i++) {
+		const struct qcheck *c = &q->c[i];
+		char room[32] = "-", beyond[32] = "-";
+
+		if (!isnan(c->worst_room))
+			snprintf(room, sizeof(room), "%.4g %s", c->worst_room,
+				 c->unit);
+		if (c->reps)
+			snprintf(beyond, sizeof(beyond), "%ld/%ld", c->beyond,
+				 c->reps);
+		printf("%-64s %4d %4d %4d %12s %8s\n", c->name, c->pass,
+		       c->fail, c->skip, room, beyond);
+		tight += too_tight(c);
+		drifting += drifts(c);
+		expected += expected_false(c);
+		failing += c->fail > 0;
+	}
+	printf("# qualification of %s: %d batteries, %d without a failure; %zu results a battery, %zu of them failed at least once\n",
+	       class_name, q->batteries, q->clean, q->batteries ? q->n : 0,
+	       failing);
+	printf("# %d confirmation rounds, %d disturbed repetitions, %.0f s of batteries\n",
+	       q->confirmations, q->disturbed, q->seconds);
+	printf("# designed for at most 1 false failure in 20 batteries: every absolute check needs under %.0f%% of its repetitions beyond its bound\n",
+	       100 * QUALIFY_MAX_Q);
+	printf("# at the shares of repetitions beyond the bounds seen, a battery fails falsely with probability %.2g (sequential rule of verdict.c)\n",
+	       expected);
+	for (i = 0; i < q->n; i++) {
+		const struct qcheck *c = &q->c[i];
+
+		if (too_tight(c))
+			printf("# too tight: %s: %ld of %ld repetitions beyond its bound, more than %.0f%% (binomial p = %.2g)\n",
+			       c->name, c->beyond, c->reps,
+			       100 * QUALIFY_MAX_Q,
+			       stats_binom_at_least(c->beyond, c->reps,
+						    QUALIFY_MAX_Q));
+		else if (c->beyond)
+			printf("# beyond at times: %s: %ld of %ld repetitions, not shown above %.0f%% (binomial p = %.2g)\n",
+			       c->name, c->beyond, c->reps,
+			       100 * QUALIFY_MAX_Q,
+			       stats_binom_at_least(c->beyond, c->reps,
+						    QUALIFY_MAX_Q));
+		if (drifts(c))
+			printf("# drifts: %s: its first round regressed in %ld of %ld batteries, more than %.1f%% (binomial p = %.2g)\n",
+			       c->name, c->regressed, c->rounds,
+			       100 * QUALIFY_MAX_REGRESSED,
+			       stats_binom_at_least(c->regressed, c->rounds,
+						    QUALIFY_MAX_REGRESSED));
+		else if (c->regressed)
+			printf("# regressed at times: %s: first round in %ld of %ld batteries, not shown above %.1f%% (binomial p = %.2g)\n",
+			       c->name, c->regressed, c->rounds,
+			       100 * QUALIFY_MAX_REGRESSED,
+			       stats_binom_at_least(c->regressed, c->rounds,
+						    QUALIFY_MAX_REGRESSED));
+		if (c->fail)
+			printf("# failed %d times: %s: %s\n", c->fail, c->name,
+			       c->last_fail);
+	}
+	if (!tight)
+		printf("# no absolute check too tight\n");
+	if (!drifting)
+		printf("# no baseline check drifts\n");
+}
+
+static int write_record(const struct qualify *q, const struct qopts *o,
+			const struct fingerprint *fp)
+{
+	struct json_object *root = json_object_new_object();
+	struct json_object *checks = json_object_new_object();
+	char path[PATH_MAX], stamp[32];
+	time_t now = time(NULL);
+	size_t i;
+	int ret;
+
+	strftime(stamp, sizeof(stamp), "%Y-%m-%dT%H:%M:%SZ", gmtime(&now));
+	json_object_object_add(root, "class",
+			       json_object_new_string(fp->class_name));
+	json_object_object_add(root, "date", json_object_new_string(stamp));
+	json_object_object_add(root, "kernel",
+			       json_object_new_string(fp->kernel_release));
+	json_object_object_add(root, "batteries",
+			       json_object_new_int(q->batteries));
+	json_object_object_add(root, "clean_batteries",
+			       json_object_new_int(q->clean));
+	json_object_object_add(root, "confirmation_rounds",
+			       json_object_new_int(q->confirmations));
+	json_object_object_add(root, "disturbed_repetitions",
+			       json_object_new_int(q->disturbed));
+	json_object_object_add(root, "seconds",
+			       json_object_new_double(q->seconds));
+	for (i = 0; i < q->n; i++) {
+		const struct qcheck *c = &q->c[i];
+		struct json_object *j = json_object_new_object();
+
+		json_object_object_add(j, "pass", json_object_new_int(c->pass));
+		json_object_object_add(j, "fail", json_object_new_int(c->fail));
+		json_object_object_add(j, "skip", json_object_new_int(c->skip));
+		json_object_object_add(j, "least_room", isnan(c->worst_room) ?
+				       NULL : json_object_new_double(c->worst_room));
+		if (c->reps) {
+			json_object_object_add(j, "reps",
+					       json_object_new_int64(c->reps));
+			json_object_object_add(j, "beyond",
+					       json_object_new_int64(c->beyond));
+			json_object_object_add(j, "too_tight",
+					       json_object_new_boolean(too_tight(c)));
+		}
+		if (c->rounds) {
+			json_object_object_add(j, "first_rounds",
+					       json_object_new_int64(c->rounds));
+			json_object_object_add(j, "regressed",
+					       json_object_new_int64(c->regressed));
+			json_object_object_add(j, "drifts",
+					       json_object_new_boolean(drifts(c)));
+		}
+		json_object_object_add(checks, c->name, j);
+	}
+	json_object_object_add(root, "checks", checks);
+	snprintf(path, sizeof(path), "%s/%s/qualification.json", o->bdir,
+		 fp->class_name);
+	ret = json_object_to_file_ext(path, root, JSON_C_TO_STRING_PRETTY |
+				      JSON_C_TO_STRING_NOSLASHESCAPE);
+	json_object_put(root);
+	if (!ret)
+		printf("# record: %s\n", path);
+	return ret;
+}
+
+static void lock_waiting(const char *path)
+{
+	printf("# waiting for another sched-workloads run (%s)\n", path);
+	fflush(stdout);
+}
+
+
+static int run_qualification(const struct qopts *o)
+{
+	struct qualify q = { 0 };
+	struct fingerprint fp;
+	char dir[PATH_MAX], log[PATH_MAX + 32], stamp[32];
+	time_t now = time(NULL);
+	char **argv;
+	int k, rc, failed, lock, ret = 1;
+
+	fingerprint_read(&fp, 0);
+	strftime(stamp, sizeof(stamp), "%Y%m%d-%H%M%S", localtime(&now));
+	snprintf(dir, sizeof(dir), "%s/qualify-%s", o->root, stamp);
+	if (mkdir_p(dir)) {
+		fprintf(stderr, "sched-workloads: %s: cannot create: %s\n", dir,
+			strerror(errno));
+		return SW_EXIT_RUN_ERROR;
+	}
+	lock = live_lock_take(lock_waiting, cleanup_interrupted);
+	printf("# qualifying %s: results in %s\n", fp.class_name, dir);
+	if (!o->no_record) {
+		snprintf(log, sizeof(log), "%s/baseline.ktap", dir);
+		snprintf(stamp, sizeof(stamp), "%d", o->base_reps);
+		argv = child_argv(o, "baseline", dir,
+				  o->base_reps ? stamp : NULL);
+		printf("# recording the baselines into %s/%s (%s)\n", o->bdir,
+		       fp.class_name, log);
+		fflush(stdout);
+		rc = argv ? run_child(argv, log) : -1;
+		free(argv);
+		if (rc) {
+			printf("# recording failed (exit %d): see %s\n", rc, log);
+			goto out;
+		}
+	}
+	for (k = 1; k <= o->k && !cleanup_interrupted(); k++) {
+		char bdir[PATH_MAX + 32], reps[16];
+
+		snprintf(bdir, sizeof(bdir), "%s/battery-%d", dir, k);
+		snprintf(log, sizeof(log), "%s/battery-%d.ktap", dir, k);
+		snprintf(reps, sizeof(reps), "%d", o->reps);
+		if (mkdir_p(bdir))
+			goto out;
+		argv = child_argv(o, "run", bdir, o->reps ? reps : NULL);
+		rc = argv ? run_child(argv, log) : -1;
+		free(argv);
+		failed = 0;
+		if (rc < 0 || tally_battery(&q, bdir, &failed)) {
+			printf("# battery %d broke (exit %d): see %s\n", k, rc, log);
+			goto out;
+		}
+		tally_log(&q, log);
+		q.batteries++;
+		q.clean += !failed && !rc;
+		printf("# battery %d of %d: %s, %d results failed (%s)\n", k,
+		       o->k, rc ? "FAIL" : "pass", failed, log);
+		fflush(stdout);
+	}
+	print_report(&q, fp.class_name);
+	if (q.batteries && write_record(&q, o, &fp))
+		printf("# cannot write the qualification record\n");
+	ret = q.batteries == o->k && q.clean == q.batteries ? 0 : 1;
+out:
+	free(q.c);
+	if (lock >= 0)
+		close(lock);
+	return ret;
+}
+
+int cmd_qualify(int argc, char **argv)
+{
+	static const struct option opts[] = {
+		{ "batteries", required_argument, NULL, 'k' },
+		{ "no-record", no_argument, NULL, 'N' },
+		{ "repetitions", required_argument, NULL, 'n' },
+		{ "baseline-repetitions", required_argument, NULL, 'm' },
+		{ "baselines", required_argument, NULL, 'B' },
+		{ "results", required_argument, NULL, 'r' },
+		{ "confirm-gap", required_argument, NULL, 'g' },
+		{ "workloads", required_argument, NULL, 'w' },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 },
+	};
+	struct qopts o = { .k = 10, .root = "results" };
+	char def[PATH_MAX];
+	FILE *uf = stderr;
+	int c;
+
+	while ((c = getopt_long(argc, argv, "k:n:m:B:r:g:w:h", opts, NULL)) != -1) {
+		switch (c) {
+		case 'h':
+			uf = stdout;
+			goto usage;
+		case 'k':
+			o.k = atoi(optarg);
+			break;
+		case 'N':
+			o.no_record = 1;
+			break;
+		case 'n':
+			o.reps = atoi(optarg);
+			break;
+		case 'm':
+			o.base_reps = atoi(optarg);
+			break;
+		case 'B':
+			o.bdir = optarg;
+			break;
+		case 'r':
+			o.root = optarg;
+			break;
+		case 'g':
+			o.gap = optarg;
+			break;
+		case 'w':
+			o.workloads = optarg;
+			break;
+		default:
+			goto usage;
+		}
+	}
+	if (o.k < 1 || o.k > 1000 || o.reps < 0 || o.reps > 16 ||
+	    o.base_reps < 0 || o.base_reps > 16)
+		goto usage;
+	if (!o.bdir) {
+		if (baseline_default_dir(def, sizeof(def)))
+			snprintf(def, sizeof(def), "baselines");
+		o.bdir = def;
+	}
+	o.names = argv + optind;
+	o.nnames = argc - optind;
+	cleanup_install_handlers();
+	return run_qualification(&o);
+usage:
+	fprintf(uf,
+		"usage: sched-workloads qualify [-k K] [--no-record] [-m M] [-n N]\n"
+		"                               [-B DIR] [-r DIR] [-g S] [-w DIR]\n"
+		"                               [WORKLOAD...]\n"
+		"  record the baselines (M repetitions; unless --no-record), then run\n"
+		"  K (10) clean batteries against them (N repetitions a round) and\n"
+		"  print, per check, how often it passed and its least room\n");
+	return uf == stdout ? SW_EXIT_PASS : SW_EXIT_USAGE;
+}

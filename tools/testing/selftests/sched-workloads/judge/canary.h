@@ -1,0 +1,123 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * The canary: one second that measures the machine, not the scheduler.
+ *
+ * On a VM the host drifts: for a minute or two the same kernel wakes
+ * tasks 2-3x slower, then it is back. The canary runs the same fixed
+ * work before every workload and with every baseline, so that a
+ * regression that comes and goes with it can be told from the kernel's.
+ * Nothing in it depends on a scheduling decision: each thread is alone
+ * on its CPU, so what it sees is the CPU, the timer, the idle exit and
+ * the IPI as the host delivers them.
+ */
+#ifndef SW_CANARY_H
+#define SW_CANARY_H
+
+#include <stddef.h>
+
+#include "judge/metric_registry.h"
+#include "samples.h"
+#include "lib/util.h"
+
+/*
+ * At most this many CPUs are measured, evenly spread over the online
+ * CPUs the caller may run on, so the canary stays ~1 s on any machine.
+ */
+#define CANARY_MAX_CPUS		8
+#define CANARY_FIFO_PRIO	50
+
+/*
+ * Measures the machine for about a second and adds SRC_CANARY entities
+ * to @set: "cpu<N>" for each measured CPU, then "system" (all of them
+ * pooled). Four phases, one after the other; in each, every measured
+ * CPU runs one thread of the canary and nothing else of it:
+ *
+ *   loop   (~50 ms) a thread pinned to each CPU, SCHED_FIFO, runs a
+ *          fixed integer recurrence in 10 chunks: canary.loop_ns is the
+ *          median wall time per iteration (host steal, frequency);
+ *   libm   (~30 ms) the same with rt-app's own loop, four libm ldexp()
+ *          calls a step: canary.libm_ns. A host slowed it by 40% for a
+ *          minute while loop_ns moved 1%, and rt-app's rates with it;
+ *   timer  (0.31 s) a thread pinned to each CPU, SCHED_FIFO, sleeps to
+ *          absolute CLOCK_MONOTONIC expiries 1 ms apart (the CPUs'
+ *          expiries interleaved): canary.timer_lat.* is wakeup time minus
+ *          expiry (idle exit, timer, vCPU wakeup); expiries it slept
+ *          through are not counted;
+ *   wake   (0.21 s a round; two rounds, three for an odd CPU count) a
+ *          FIFO thread on one CPU wakes (futex) every 1 ms a FIFO thread
+ *          blocked on another, idle, CPU: canary.wake_lat.p50 is the time
+ *          from the waker's futex call to the wakee running (the IPI
+ *          path); on a CPU entity, the wakeups that CPU received.
+ *
+ * 0.93 s on 2 CPUs. When the kernel refuses SCHED_FIFO, the threads run
+ * SCHED_OTHER (timer slack 1 ns) and canary.fifo is 0: the values then
+ * include whatever else runs there and do not compare with a FIFO
+ * baseline. Threads are created and joined inside; the caller's
+ * affinity and policy are not touched. With one CPU there is no
+ * cross-CPU wakeup: canary.wake_lat.p50 is NAN.
+ *
+ * What moves it (2-CPU VM): the host's wakeup cost (a 1.3-1.6x drift
+ * moved both p50s), the host taking the vCPU away (a FIFO hog 50% of
+ * the time: loop_ns 1.55x, timer_lat.p90 1.7 ms; 10%: timer_lat.p90
+ * only). Busy CPUs make the latencies LOWER (no idle exit: SCHED_OTHER
+ * hogs on every CPU took timer_lat.p50 from 37 to 24 us), and SCHED_OTHER
+ * load leaves loop_ns alone. It cannot see a scheduling decision (the
+ * point), nor a drift shorter than itself.
+ *
+ * Returns 0, or -1 with @err set (SW_EXIT_RUN_ERROR) when a thread
+ * cannot be created or pinned.
+ */
+int canary_measure(struct metric_set *set, struct sw_err *err);
+
+/*
+ * Whether one canary value @cur lies outside what the baseline's canary
+ * values (@base, one per repetition) make normal, for the canary metric
+ * @def: +1 the machine is slower (higher), -1 faster (lower), 0 normal or
+ * nothing to judge (no base value, a NAN, canary.fifo, not a canary
+ * metric). @why (may be NULL) says which and by how much.
+ *
+ * The rule: the baseline's range [lo, hi] widened on each side by the
+ * larger of a relative and an absolute margin of the metric,
+ *   slower  iff  cur > hi + max(rel * hi, abs)
+ *   faster  iff  cur < lo - max(rel * lo, abs)
+ * so a value must be beyond the range by both margins to count:
+ *   canary.loop_ns        15%, 0.05 ns
+ *   canary.libm_ns        15%, 0.2 ns
+ *   canary.timer_lat.p50  30%, 10 us
+ *   canary.wake_lat.p50   30%, 10 us
+ *   canary.timer_lat.p90  50%, 20 us
+ * Measured on an idle 2-CPU VM (30 canaries over 10 minutes, each block
+ * of 5 as the baseline against the other 25): the "system" values of
+ * loop_ns and the two p50s were never called slower or faster in 150
+ * judgements each, timer_lat.p90 once (0.7%); a 1.3-1.6x host drift was
+ * called slower in 4 canaries of 5. Per-CPU values are noisier (21 of
+ * 150 canaries had one called slower): judge "system", show the CPUs.
+ */
+int canary_compare(const double *base, size_t nb, double cur,
+		   const struct metric_def *def, char *why, size_t len);
+
+/*
+ * Whether the canary of a round (@cur: one measurement) says the machine
+ * is slower than when the baseline (@base: one measurement per
+ * repetition) was recorded: the "system" values of canary.loop_ns,
+ * canary.libm_ns, canary.timer_lat.p50 and canary.wake_lat.p50 by
+ * canary_compare().
+ * Returns +1 when one of them is slower, 0 otherwise (and when the two
+ * are not comparable: canary.fifo differs, or nothing is measured on one
+ * side). @buf gets the values that moved against the baseline's range,
+ * "timer_lat.p50 95.2 us (baseline 38.1-41.0)", or why they cannot be
+ * compared.
+ */
+int canary_shifted(const struct sample_set *base, const struct sample_set *cur,
+		   char *buf, size_t len);
+
+/*
+ * The same for the CPU's own speed alone (canary.loop_ns, canary.libm_ns):
+ * +1 when the CPU ran the canary's loops slower than in the baseline. A
+ * metric of work per us (metric_def.cpu_speed) moves with them whatever
+ * the kernel does.
+ */
+int canary_cpu_slower(const struct sample_set *base,
+		      const struct sample_set *cur, char *buf, size_t len);
+
+#endif /* SW_CANARY_H */

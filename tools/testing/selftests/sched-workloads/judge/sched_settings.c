@@ -1,0 +1,857 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Reading the settings that shape scheduling, and naming what differs.
+ *
+ * Values are kept as the kernel prints them (trailing blanks cut), so a
+ * difference reads as the files do. Nothing here writes or mounts: what
+ * cannot be read (debugfs under lockdown, no cpufreq) is just absent.
+ */
+#include <ctype.h>
+#include <dirent.h>
+#include <errno.h>
+#include <limits.h>
+#include <sched.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <sys/prctl.h>
+#include <sys/resource.h>
+
+#include "judge/sched_settings.h"
+
+#define BLANKS	" \t\n"
+#define MORE	", ..."
+
+/* <root><path>; -1 when it does not fit. */
+static int rooted(char *buf, size_t len, const char *root, const char *path)
+{
+	int n = snprintf(buf, len, "%s%s", root ? root : "", path);
+
+	return n < 0 || (size_t)n >= len ? -1 : 0;
+}
+
+/* The file's text without its trailing blanks, or NULL. */
+static char *read_value(const char *path)
+{
+	char *s = read_text_file(path, NULL);
+	size_t n;
+
+	if (!s)
+		return NULL;
+	n = strlen(s);
+	while (n && isspace((unsigned char)s[n - 1]))
+		s[--n] = '\0';
+	return s;
+}
+
+static void add(struct json_object *o, const char *key, const char *value)
+{
+	json_object_object_add(o, key, json_object_new_string(value));
+}
+
+/* Adds @key with the value of the file at @path, when it can be read. */
+static void add_path(struct json_object *o, const char *key, const char *path)
+{
+	char *v = read_value(path);
+
+	if (v)
+		add(o, key, v);
+	free(v);
+}
+
+static void add_file(struct json_object *o, const char *key,
+		     const char *root, const char *path)
+{
+	char full[PATH_MAX];
+
+	if (!rooted(full, sizeof(full), root, path))
+		add_path(o, key, full);
+}
+
+/* kernel.sched_*, and the two other kernel sysctls that move tasks. */
+static void read_sysctls(struct json_object *o, const char *root)
+{
+	char dir[PATH_MAX], path[PATH_MAX], key[300];
+	struct dirent *de;
+	DIR *d;
+
+	if (rooted(dir, sizeof(dir), root, "/proc/sys/kernel"))
+		return;
+	d = opendir(dir);
+	if (!d)
+		return;
+	while ((de = readdir(d))) {
+		if (strncmp(de->d_name, "sched_", 6) &&
+		    strcmp(de->d_name, "timer_migration") &&
+		    strcmp(de->d_name, "numa_balancing"))
+			continue;
+		/* A directory (sched_domain/ of old kernels) reads as NULL. */
+		if (path_join(path, sizeof(path), dir, de->d_name))
+			continue;
+		snprintf(key, sizeof(key), "kernel.%s", de->d_name);
+		add_path(o, key, path);
+	}
+	closedir(d);
+}
+
+/* The scheduler's debugfs knobs: readable only without lockdown. */
+static void read_sched_debug(struct json_object *o, const char *root)
+{
+	static const char *const knobs[] = {
+		"features", "base_slice_ns", "migration_cost_ns", "nr_migrate",
+	};
+	char path[PATH_MAX], rel[64], key[64], *v, *open, *close;
+	size_t i;
+
+	for (i = 0; i < ARRAY_SIZE(knobs); i++) {
+		snprintf(rel, sizeof(rel), "/sys/kernel/debug/sched/%s", knobs[i]);
+		if (rooted(path, sizeof(path), root, rel))
+			continue;
+		snprintf(key, sizeof(key), "sched.%s", knobs[i]);
+		add_path(o, key, path);
+	}
+	/* Before 5.13 the features had a file of their own. */
+	if (!json_object_object_get_ex(o, "sched.features", NULL))
+		add_file(o, "sched.features", root,
+			 "/sys/kernel/debug/sched_features");
+	if (rooted(path, sizeof(path), root, "/sys/kernel/debug/sched/preempt"))
+		return;
+	v = read_value(path);
+	if (!v)
+		return;
+	/* "none voluntary (full) lazy": the model in force is in brackets. */
+	open = strchr(v, '(');
+	close = open ? strchr(open, ')') : NULL;
+	if (close) {
+		*close = '\0';
+		add(o, "sched.preempt", open + 1);
+	} else {
+		add(o, "sched.preempt", v);
+	}
+	free(v);
+}
+
+struct policy_value {
+	long cpu;
+	char *value;
+};
+
+static int by_cpu(const void *a, const void *b)
+{
+	const struct policy_value *x = a, *y = b;
+
+	return (x->cpu > y->cpu) - (x->cpu < y->cpu);
+}
+
+/*
+ * @file of every cpufreq policy: one value when all agree, else
+ * "cpu0:x,cpu4:y" (a policy is named by its first CPU). NULL without
+ * cpufreq.
+ */
+static char *policies_value(const char *root, const char *file)
+{
+	char dir[PATH_MAX], path[PATH_MAX], *out = NULL, *end;
+	struct policy_value *pv = NULL, *grown;
+	size_t n = 0, i, size;
+	struct dirent *de;
+	FILE *m;
+	DIR *d;
+
+	if (rooted(dir, sizeof(dir), root, "/sys/devices/system/cpu/cpufreq"))
+		return NULL;
+	d = opendir(dir);
+	if (!d)
+		return NULL;
+	while ((de = readdir(d))) {
+		long cpu;
+		char *v;
+		int len;
+
+		if (strncmp(de->d_name, "policy", 6))
+			continue;
+		cpu = strtol(de->d_name + 6, &end, 10);
+		if (end == de->d_name + 6 || *end)
+			continue;
+		len = snprintf(path, sizeof(path), "%s/%s/%s", dir, de->d_name,
+			       file);
+		if (len < 0 || (size_t)len >= sizeof(path))
+			continue;
+		v = read_value(path);
+		if (!v)
+			continue;
+		grown = realloc(pv, (n + 1) * sizeof(*pv));
+		if (!grown) {
+			free(v);
+			goto out;
+		}
+		pv = grown;
+		pv[n].cpu = cpu;
+		pv[n++].value = v;
+	}
+	if (!n)
+		goto out;
+	qsort(pv, n, sizeof(*pv), by_cpu);
+	for (i = 1; i < n && !strcmp(pv[i].value, pv[0].value); i++)
+		;
+	if (i == n) {
+		out = strdup(pv[0].value);
+		goto out;
+	}
+	m = open_memstream(&out, &size);
+	if (!m)
+		goto out;
+	for (i = 0; i < n; i++)
+		fprintf(m, "%scpu%ld:%s", i ? "," : "", pv[i].cpu, pv[i].value);
+	if (fclose(m)) {
+		free(out);
+		out = NULL;
+	}
+out:
+	closedir(d);
+	for (i = 0; i < n; i++)
+		free(pv[i].value);
+	free(pv);
+	return out;
+}
+
+static void read_cpus(struct json_object *o, const char *root)
+{
+	static const char cpu[] = "/sys/devices/system/cpu";
+	char path[128], *v;
+
+	snprintf(path, sizeof(path), "%s/online", cpu);
+	add_file(o, "cpus.online", root, path);
+	snprintf(path, sizeof(path), "%s/isolated", cpu);
+	add_file(o, "cpus.isolated", root, path);
+	snprintf(path, sizeof(path), "%s/nohz_full", cpu);
+	add_file(o, "nohz_full", root, path);
+
+	v = policies_value(root, "scaling_governor");
+	if (v)
+		add(o, "cpufreq.governor", v);
+	free(v);
+	v = policies_value(root, "scaling_driver");
+	if (v)
+		add(o, "cpufreq.driver", v);
+	free(v);
+	snprintf(path, sizeof(path), "%s/cpufreq/boost", cpu);
+	add_file(o, "cpufreq.boost", root, path);
+
+	snprintf(path, sizeof(path), "%s/cpuidle/current_driver", cpu);
+	add_file(o, "cpuidle.driver", root, path);
+	snprintf(path, sizeof(path), "%s/cpuidle/current_governor", cpu);
+	add_file(o, "cpuidle.governor", root, path);
+	if (json_object_object_get_ex(o, "cpuidle.governor", NULL))
+		return;
+	snprintf(path, sizeof(path), "%s/cpuidle/current_governor_ro", cpu);
+	add_file(o, "cpuidle.governor", root, path);
+}
+
+/* Where a controller's hierarchy holds this process. */
+struct cg_place {
+	int v2;
+	char path[PATH_MAX];		/* as /proc/self/cgroup names it */
+	char mnt[PATH_MAX];		/* <root><mount point> */
+	char mnt_root[PATH_MAX];	/* the hierarchy's directory mounted */
+};
+
+/* Does the comma-separated @list hold @word? */
+static int list_has(const char *list, const char *word)
+{
+	size_t n = strlen(word), len;
+
+	while (*list) {
+		len = strcspn(list, ",");
+		if (len == n && !strncmp(list, word, n))
+			return 1;
+		list += len;
+		if (*list)
+			list++;
+	}
+	return 0;
+}
+
+/*
+ * The cgroup of this process for @controller: the line of its v1
+ * hierarchy in /proc/self/cgroup, else the v2 line ("0::/path").
+ */
+static int cg_path(const char *root, const char *controller,
+		   struct cg_place *pl)
+{
+	char file[PATH_MAX], *text, *line, *save, *v2 = NULL, *found = NULL;
+
+	if (rooted(file, sizeof(file), root, "/proc/self/cgroup"))
+		return -1;
+	text = read_text_file(file, NULL);
+	if (!text)
+		return -1;
+	for (line = strtok_r(text, "\n", &save); line && !found;
+	     line = strtok_r(NULL, "\n", &save)) {
+		char *ctrl = strchr(line, ':'), *path;
+
+		if (!ctrl)
+			continue;
+		*ctrl++ = '\0';
+		path = strchr(ctrl, ':');	/* the path may hold ':' */
+		if (!path)
+			continue;
+		*path++ = '\0';
+		if (!strcmp(line, "0") && !*ctrl)
+			v2 = path;
+		else if (list_has(ctrl, controller))
+			found = path;
+	}
+	pl->v2 = !found;
+	if (!found)
+		found = v2;
+	if (found)
+		snprintf(pl->path, sizeof(pl->path), "%s", found);
+	free(text);
+	return found ? 0 : -1;
+}
+
+/* Undoes mountinfo's octal escapes ("\040" for a space) in place. */
+static void unescape(char *s)
+{
+	char *d = s;
+
+	while (*s) {
+		if (s[0] == '\\' && s[1] >= '0' && s[1] <= '3' &&
+		    s[2] >= '0' && s[2] <= '7' && s[3] >= '0' && s[3] <= '7') {
+			*d++ = (s[1] - '0') * 64 + (s[2] - '0') * 8 + s[3] - '0';
+			s += 4;
+		} else {
+			*d++ = *s++;
+		}
+	}
+	*d = '\0';
+}
+
+/*
+ * The directory of the cgroup @path: <mount point>/<@path below the
+ * mounted directory>; -1 when @path lies outside it (another namespace).
+ */
+static int cg_dir(const struct cg_place *pl, const char *path, char *buf,
+		  size_t len)
+{
+	size_t n = strlen(pl->mnt_root);
+	const char *rel = path;
+	int w;
+
+	if (strcmp(pl->mnt_root, "/")) {
+		if (strncmp(path, pl->mnt_root, n) ||
+		    (path[n] && path[n] != '/'))
+			return -1;
+		rel = path + n;
+	}
+	if (!strcmp(rel, "/"))
+		rel = "";
+	w = snprintf(buf, len, "%s%s", pl->mnt, rel);
+	return w < 0 || (size_t)w >= len ? -1 : 0;
+}
+
+/*
+ * The mount of @controller's hierarchy (v1), or of the v2 one, from
+ * /proc/self/mountinfo: "id parent dev ROOT POINT opts [tags] - TYPE
+ * source SUPER-OPTIONS".
+ */
+static int cg_mount(const char *root, const char *controller,
+		    struct cg_place *pl)
+{
+	char file[PATH_MAX], dir[PATH_MAX], *text, *line, *save;
+	int ret = -1;
+
+	if (rooted(file, sizeof(file), root, "/proc/self/mountinfo"))
+		return -1;
+	text = read_text_file(file, NULL);
+	if (!text)
+		return -1;
+	for (line = strtok_r(text, "\n", &save); line && ret;
+	     line = strtok_r(NULL, "\n", &save)) {
+		char *f[3] = { NULL }, *type = NULL, *super = NULL, *tok, *s2;
+		int i = 0, after = -1;
+
+		for (tok = strtok_r(line, " ", &s2); tok;
+		     tok = strtok_r(NULL, " ", &s2), i++) {
+			if (i >= 3 && i <= 4)
+				f[i - 3] = tok;
+			else if (i > 5 && after < 0 && !strcmp(tok, "-"))
+				after = i;
+			else if (after >= 0 && i == after + 1)
+				type = tok;
+			else if (after >= 0 && i == after + 3)
+				super = tok;
+		}
+		if (!f[1] || !type || !super)
+			continue;
+		if (pl->v2 ? strcmp(type, "cgroup2") :
+		    (strcmp(type, "cgroup") || !list_has(super, controller)))
+			continue;
+		unescape(f[0]);
+		unescape(f[1]);
+		snprintf(pl->mnt_root, sizeof(pl->mnt_root), "%s", f[0]);
+		/* A mount of another part of the hierarchy does not count. */
+		if (!rooted(pl->mnt, sizeof(pl->mnt), root, f[1]))
+			ret = cg_dir(pl, pl->path, dir, sizeof(dir));
+	}
+	free(text);
+	return ret;
+}
+
+/* The integer that starts the file @name in @dir; -1 when none does. */
+static int read_ll(const char *dir, const char *name, long long *out)
+{
+	char path[PATH_MAX], *v, *end;
+	int ret = -1;
+
+	if (path_join(path, sizeof(path), dir, name))
+		return -1;
+	v = read_value(path);
+	if (!v)
+		return -1;
+	errno = 0;
+	*out = strtoll(v, &end, 10);
+	if (end != v && !errno)
+		ret = 0;
+	free(v);
+	return ret;
+}
+
+/* The cgroup at @dir's CFS bandwidth limit; -1 when it has none. */
+static int cg_quota(const char *dir, int v2, long long *q, long long *p)
+{
+	char path[PATH_MAX], *v;
+	int ok;
+
+	if (v2) {
+		if (path_join(path, sizeof(path), dir, "cpu.max"))
+			return -1;
+		v = read_value(path);	/* "max 100000" or "50000 100000" */
+		ok = v && sscanf(v, "%lld %lld", q, p) == 2;
+		free(v);
+	} else {
+		ok = !read_ll(dir, "cpu.cfs_quota_us", q) &&
+		     !read_ll(dir, "cpu.cfs_period_us", p);
+	}
+	return ok && *q > 0 && *p > 0 ? 0 : -1;
+}
+
+/*
+ * A limit on an ancestor caps the run as surely as one on its own
+ * cgroup: the tightest quota/period between the root (which cannot have
+ * one) and the process's cgroup, as "quota/period".
+ */
+static void add_ancestor_limit(struct json_object *o,
+			       const struct cg_place *pl)
+{
+	char anc[PATH_MAX], dir[PATH_MAX], val[64];
+	long long q, p, best_q = 0, best_p = 0;
+	char *slash;
+
+	snprintf(anc, sizeof(anc), "%s", pl->path);
+	while ((slash = strrchr(anc, '/')) && slash != anc) {
+		*slash = '\0';
+		if (cg_dir(pl, anc, dir, sizeof(dir)) ||
+		    cg_quota(dir, pl->v2, &q, &p))
+			continue;
+		if (!best_p || (double)q / p < (double)best_q / best_p) {
+			best_q = q;
+			best_p = p;
+		}
+	}
+	if (!best_p)
+		return;
+	snprintf(val, sizeof(val), "%lld/%lld", best_q, best_p);
+	add(o, "cgroup.cpu.ancestor_limit", val);
+}
+
+static void add_cgroup_files(struct json_object *o, const char *dir,
+			     const char *const *files, size_t n)
+{
+	char path[PATH_MAX], key[64];
+	size_t i;
+
+	for (i = 0; i < n; i++) {
+		if (path_join(path, sizeof(path), dir, files[i]))
+			continue;
+		snprintf(key, sizeof(key), "cgroup.%s", files[i]);
+		add_path(o, key, path);
+	}
+}
+
+/*
+ * The cpu and cpuset cgroup of this process: their knobs, and whether it
+ * is the root, but not the path (it names pids and sessions).
+ */
+static void read_cgroups(struct json_object *o, const char *root)
+{
+	static const char *const cpu_v1[] = {
+		"cpu.cfs_quota_us", "cpu.cfs_period_us", "cpu.cfs_burst_us",
+		"cpu.shares", "cpu.rt_runtime_us", "cpu.rt_period_us",
+		"cpu.idle",
+	};
+	static const char *const cpu_v2[] = {
+		"cpu.max", "cpu.max.burst", "cpu.weight", "cpu.idle",
+		"cpu.uclamp.min", "cpu.uclamp.max",
+	};
+	static const char *const cpuset_v1[] = {
+		"cpuset.cpus", "cpuset.effective_cpus",
+		"cpuset.sched_load_balance",
+	};
+	static const char *const cpuset_v2[] = {
+		"cpuset.cpus", "cpuset.cpus.effective", "cpuset.cpus.partition",
+	};
+	struct cg_place pl;
+	char dir[PATH_MAX];
+
+	if (!cg_path(root, "cpu", &pl) && !cg_mount(root, "cpu", &pl) &&
+	    !cg_dir(&pl, pl.path, dir, sizeof(dir))) {
+		if (pl.v2)
+			add_cgroup_files(o, dir, cpu_v2, ARRAY_SIZE(cpu_v2));
+		else
+			add_cgroup_files(o, dir, cpu_v1, ARRAY_SIZE(cpu_v1));
+		add(o, "cgroup.cpu.root", strcmp(pl.path, "/") ? "no" : "yes");
+		add_ancestor_limit(o, &pl);
+	}
+	if (!cg_path(root, "cpuset", &pl) && !cg_mount(root, "cpuset", &pl) &&
+	    !cg_dir(&pl, pl.path, dir, sizeof(dir))) {
+		if (pl.v2)
+			add_cgroup_files(o, dir, cpuset_v2,
+					 ARRAY_SIZE(cpuset_v2));
+		else
+			add_cgroup_files(o, dir, cpuset_v1,
+					 ARRAY_SIZE(cpuset_v1));
+	}
+}
+
+/* "0-1,3": the CPUs set in the first @bits of @set. */
+static char *cpu_list(const cpu_set_t *set, size_t size, size_t bits)
+{
+	size_t cpu, first = 0, len;
+	int in_run = 0, any = 0;
+	char *out = NULL;
+	FILE *m;
+
+	m = open_memstream(&out, &len);
+	if (!m)
+		return NULL;
+	for (cpu = 0; cpu <= bits; cpu++) {
+		int in = cpu < bits && CPU_ISSET_S(cpu, size, set);
+
+		if (in && !in_run) {
+			first = cpu;
+			in_run = 1;
+		} else if (!in && in_run) {
+			fprintf(m, "%s%zu", any ? "," : "", first);
+			if (cpu - 1 > first)
+				fprintf(m, "-%zu", cpu - 1);
+			in_run = 0;
+			any = 1;
+		}
+	}
+	if (fclose(m)) {
+		free(out);
+		return NULL;
+	}
+	return out;
+}
+
+char *settings_affinity_list(pid_t tid)
+{
+	long n = sysconf(_SC_NPROCESSORS_CONF);
+	cpu_set_t *set;
+	char *list;
+	size_t size;
+
+	if (n < 1)
+		n = 1;
+	for (;;) {
+		set = CPU_ALLOC(n);
+		if (!set)
+			return NULL;
+		size = CPU_ALLOC_SIZE(n);
+		if (!sched_getaffinity(tid, size, set))
+			break;
+		CPU_FREE(set);
+		/* EINVAL: the kernel's mask is longer than ours. */
+		if (errno != EINVAL || n > (1L << 22))
+			return NULL;
+		n *= 2;
+	}
+	list = cpu_list(set, size, size * 8);
+	CPU_FREE(set);
+	return list;
+}
+
+int settings_policy_name(pid_t tid, char *buf, size_t size)
+{
+	static const char *const names[] = {
+		[SCHED_OTHER] = "SCHED_OTHER", [SCHED_FIFO] = "SCHED_FIFO",
+		[SCHED_RR] = "SCHED_RR", [SCHED_BATCH] = "SCHED_BATCH",
+		[SCHED_IDLE] = "SCHED_IDLE", [SCHED_DEADLINE] = "SCHED_DEADLINE",
+	};
+	int policy = sched_getscheduler(tid), reset, len;
+	struct sched_param sp;
+
+	if (policy < 0)
+		return -1;
+	reset = policy & SCHED_RESET_ON_FORK;
+	policy &= ~SCHED_RESET_ON_FORK;
+	if ((size_t)policy < ARRAY_SIZE(names) && names[policy])
+		len = snprintf(buf, size, "%s", names[policy]);
+	else
+		len = snprintf(buf, size, "policy%d", policy);
+	if ((policy == SCHED_FIFO || policy == SCHED_RR) &&
+	    !sched_getparam(tid, &sp) && (size_t)len < size)
+		len += snprintf(buf + len, size - len, ":%d",
+				sp.sched_priority);
+	if (reset && (size_t)len < size)
+		snprintf(buf + len, size - len, "|SCHED_RESET_ON_FORK");
+	return 0;
+}
+
+/* What this process passes on to rt-app across fork and exec. */
+static void read_process(struct json_object *o)
+{
+	char num[32], policy[64], *list;
+	int v;
+
+	v = prctl(PR_GET_TIMERSLACK, 0, 0, 0, 0);
+	if (v >= 0) {
+		snprintf(num, sizeof(num), "%d", v);
+		add(o, "timer_slack_ns", num);
+	}
+	errno = 0;
+	v = getpriority(PRIO_PROCESS, 0);
+	if (v != -1 || !errno) {
+		snprintf(num, sizeof(num), "%d", v);
+		add(o, "nice", num);
+	}
+	list = settings_affinity_list(0);
+	if (list)
+		add(o, "affinity", list);
+	free(list);
+	if (!settings_policy_name(0, policy, sizeof(policy)))
+		add(o, "policy", policy);
+}
+
+static int by_string(const void *a, const void *b)
+{
+	return strcmp(*(const char *const *)a, *(const char *const *)b);
+}
+
+/* @o's keys, sorted, borrowed from @o; NULL when out of memory. */
+static const char **sorted_keys(struct json_object *o, size_t *n)
+{
+	const char **keys;
+	size_t i = 0;
+
+	*n = o ? json_object_object_length(o) : 0;
+	keys = calloc(*n + 1, sizeof(*keys));
+	if (!keys || !o)
+		return keys;
+	json_object_object_foreach(o, key, val) {
+		(void)val;
+		if (i < *n)
+			keys[i++] = key;
+	}
+	qsort(keys, i, sizeof(*keys), by_string);
+	return keys;
+}
+
+struct json_object *settings_read(const char *root)
+{
+	struct json_object *o = json_object_new_object(), *sorted = NULL;
+	const char **keys;
+	size_t i, n;
+
+	if (!o)
+		return NULL;
+	read_sysctls(o, root);
+	read_sched_debug(o, root);
+	read_cgroups(o, root);
+	read_process(o);
+	read_cpus(o, root);
+	/* json-c prints keys in the order they were added. */
+	keys = sorted_keys(o, &n);
+	if (keys)
+		sorted = json_object_new_object();
+	for (i = 0; sorted && i < n; i++)
+		json_object_object_add(sorted, keys[i],
+				       json_object_get(json_object_object_get(o, keys[i])));
+	free(keys);
+	json_object_put(o);
+	return sorted;
+}
+
+/* The string value of @key, or NULL when @o lacks it. */
+static const char *value_of(struct json_object *o, const char *key)
+{
+	struct json_object *v;
+
+	if (!o || !json_object_object_get_ex(o, key, &v) || !v)
+		return NULL;
+	return json_object_get_string(v);
+}
+
+/* Is @w (@wlen bytes) one of the blank-separated words of @s? */
+static int has_word(const char *s, const char *w, size_t wlen)
+{
+	size_t len;
+
+	for (;;) {
+		s += strspn(s, BLANKS);
+		len = strcspn(s, BLANKS);
+		if (!len)
+			return 0;
+		if (len == wlen && !strncmp(s, w, len))
+			return 1;
+		s += len;
+	}
+}
+
+/* Counts, and prints to @m unless NULL, the words of @a that @b lacks. */
+static int words_only_in(const char *a, const char *b, FILE *m)
+{
+	int n = 0;
+	size_t len;
+
+	for (;;) {
+		a += strspn(a, BLANKS);
+		len = strcspn(a, BLANKS);
+		if (!len)
+			break;
+		if (!has_word(b, a, len)) {
+			if (m)
+				fprintf(m, "%s%.*s", n ? " " : "", (int)len, a);
+			n++;
+		}
+		a += len;
+	}
+	if (m && !n)
+		fputs("(none)", m);
+	return n;
+}
+
+static void print_value(FILE *m, const char *v)
+{
+	fputs(!v ? "(unset)" : !*v ? "\"\"" : v, m);
+}
+
+/*
+ * "key a -> b". Of two word lists (sched.features) only the words that
+ * differ: the whole lists would bury the one flag that changed.
+ */
+static char *diff_item(const char *key, const char *a, const char *b)
+{
+	char *out = NULL;
+	size_t size;
+	FILE *m;
+
+	m = open_memstream(&out, &size);
+	if (!m)
+		return NULL;
+	fprintf(m, "%s ", key);
+	if (a && b && strpbrk(a, BLANKS) && strpbrk(b, BLANKS) &&
+	    (words_only_in(a, b, NULL) || words_only_in(b, a, NULL))) {
+		words_only_in(a, b, m);
+		fputs(" -> ", m);
+		words_only_in(b, a, m);
+	} else {
+		print_value(m, a);
+		fputs(" -> ", m);
+		print_value(m, b);
+	}
+	if (fclose(m)) {
+		free(out);
+		return NULL;
+	}
+	return out;
+}
+
+static int differs(const char *a, const char *b)
+{
+	return !a != !b || (a && strcmp(a, b));
+}
+
+size_t settings_diff(struct json_object *base, struct json_object *cur,
+		     char *buf, size_t len)
+{
+	const char **bk = NULL, **ck = NULL, **diff = NULL;
+	size_t nb, nc, i = 0, j = 0, n = 0, k, pos = 0;
+
+	if (len)
+		buf[0] = '\0';
+	if (!base)
+		return 0;
+	bk = sorted_keys(base, &nb);
+	ck = sorted_keys(cur, &nc);
+	diff = calloc(nb + nc + 1, sizeof(*diff));
+	if (!bk || !ck || !diff)
+		goto out;
+	/* The union of the two sorted key lists, in order. */
+	while (i < nb || j < nc) {
+		int c = i == nb ? 1 : j == nc ? -1 : strcmp(bk[i], ck[j]);
+		const char *key = c <= 0 ? bk[i] : ck[j];
+
+		if (c <= 0)
+			i++;
+		if (c >= 0)
+			j++;
+		if (differs(value_of(base, key), value_of(cur, key)))
+			diff[n++] = key;
+	}
+	for (k = 0; k < n; k++) {
+		const char *sep = pos ? ", " : "";
+		char *item = diff_item(diff[k], value_of(base, diff[k]),
+				       value_of(cur, diff[k]));
+		size_t need;
+
+		if (!item)
+			break;
+		/* Room for the item, and for MORE after it if others follow. */
+		need = strlen(sep) + strlen(item) +
+		       (k + 1 < n ? strlen(MORE) : 0);
+		if (pos + need < len) {
+			pos += snprintf(buf + pos, len - pos, "%s%s", sep, item);
+			free(item);
+			continue;
+		}
+		free(item);
+		if (pos)
+			snprintf(buf + pos, len - pos, "%s", MORE);
+		else if (len > strlen("..."))
+			snprintf(buf, len, "...");
+		break;
+	}
+out:
+	free(bk);
+	free(ck);
+	free(diff);
+	return n;
+}
+
+int settings_of(struct json_object *doc, const char *file,
+		struct json_object **out, struct sw_err *err)
+{
+	struct json_object *fp, *s;
+
+	*out = NULL;
+	/* A baseline file keeps them in its fingerprint. */
+	if (json_object_object_get_ex(doc, "fingerprint", &fp))
+		doc = fp;
+	if (!json_object_object_get_ex(doc, "settings", &s))
+		return 0;
+	if (!json_object_is_type(s, json_type_object))
+		return sw_err_set(err, SW_EXIT_BAD_WORKLOAD,
+				  "%s: \"settings\" is not an object", file);
+	json_object_object_foreach(s, key, val) {
+		if (!json_object_is_type(val, json_type_string))
+			return sw_err_set(err, SW_EXIT_BAD_WORKLOAD,
+					  "%s: settings: \"%s\" is not a string",
+					  file, key);
+	}
+	*out = s;
+	return 0;
+}

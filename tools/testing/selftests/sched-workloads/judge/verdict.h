@@ -1,0 +1,159 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * The checks of a workload's verdict block, and their evaluation.
+ *
+ *   "checks":   [ { "metric": "wu_lat.p90", "task": "audio*", "max": 2000,
+ *                   "why": "..." }, ... ]
+ *   "baseline": [ { "metric": "wu_lat.p50", "task": "audio", "better":
+ *                   "lower", "rel": 0.25, "abs": 20 }, ... ]
+ *
+ * "task" is a glob matched against the rt-app task name (or the comm, for
+ * trace metrics) and against the entity name ("audio", "hog-1"); "cpu" a
+ * CPU number or "*". Absolute checks bound the median of the first
+ * round's repetitions ("min"/"max", inclusive; a number, or an expression
+ * of expr.h judged when the check is). Baseline checks compare each round
+ * with the baseline by the rules of change.h: "better" says which way is
+ * good, "rel" (a fraction) and "abs" (in the metric's unit) the smallest
+ * change that matters; a tail metric (metric_def.tail) is compared on its
+ * pooled events. How repetitions and rounds decide, and the false-alarm
+ * rate the rules are built for, is at the top of verdict.c.
+ */
+#ifndef SW_VERDICT_H
+#define SW_VERDICT_H
+
+#include <json-c/json.h>
+#include "baseline.h"
+#include "judge/compare.h"
+#include "lib/event_hist.h"
+#include "judge/metric_registry.h"
+#include "samples.h"
+#include "lib/util.h"
+
+/* The rules of verdict.c: see there for why these numbers. */
+#define VERDICT_LEAD		3	/* votes ahead that decide a check */
+#define VERDICT_MAX_REPS	9	/* repetitions a split check may get */
+#define VERDICT_ROUNDS		3	/* rounds a regression must last */
+
+/* The check every workload gets (verdict_block.c). */
+#define VERDICT_KTHREAD_METRIC	"kthread.cpu_share"
+/*
+ * Kernel threads used 0.003-0.28% of 2 CPUs during the battery's clean
+ * runs (kdamond.0 most), 0.006 of one CPU at most; one that spins uses a
+ * whole CPU. The bound, a tenth of one CPU over the window, holds on any
+ * CPU count and sits 15x above the one and 10x below the other.
+ */
+#define VERDICT_KTHREAD_MAX	"0.1 / cpus"
+#define VERDICT_KTHREAD_WHY	"kernel threads use at most a tenth of one CPU during a workload; more is a kernel thread spinning, a bug of the kernel under test"
+
+enum check_kind { CHECK_ABSOLUTE, CHECK_BASELINE };
+
+struct check {
+	enum check_kind kind;
+	const struct metric_def *def;
+	char selector[64];	/* glob on task/comm, or CPU number; "*" */
+	int pooled;		/* judges a task's threads as one (metrics.h) */
+	int has_min, has_max;	/* absolute */
+	double min, max;
+	char min_expr[128];	/* when a bound is an expression (expr.h) */
+	char max_expr[128];
+	struct compare_rule rule;	/* baseline */
+	char why[256];
+	int implicit;	/* added, not written: no result without a value */
+};
+
+struct verdict_block {
+	struct check *checks;
+	size_t n;
+	size_t n_baseline;
+};
+
+enum verdict_status { V_PASS, V_FAIL, V_SKIP, V_ERROR };
+
+struct verdict_result {
+	char name[160];		/* unique, space-free subtest name */
+	enum verdict_status status;
+	enum check_kind kind;
+	enum change_kind change;	/* baseline checks: of the first round */
+	const struct metric_def *def;
+	/*
+	 * What the verdict rests on, for qualification: the value judged
+	 * (absolute: the median; baseline: the first round's median or
+	 * pooled quantile), the limit it is held to (the bound, or the
+	 * baseline value moved by the smallest change that matters) and the
+	 * room left, in the metric's unit (negative: beyond the limit).
+	 */
+	double value, limit, room;
+	size_t reps, beyond;	/* absolute: repetitions, those beyond */
+	int undecided;		/* absolute: more repetitions would decide */
+	int pending;		/* another round will judge it (verdict.c) */
+	char diag[1536];	/* metric, value, expectation, why */
+};
+
+struct verdict_results {
+	struct verdict_result *r;
+	size_t n;
+};
+
+/*
+ * A round of repetitions (verdict.c says how rounds are judged): the
+ * first, or a confirmation taken minutes later, with the canary measured
+ * just before it.
+ */
+struct verdict_round {
+	const struct sample_set *cur;
+	const struct event_set *events;		/* may be NULL */
+	const struct sample_set *canary;	/* may be NULL or empty */
+	double at_s;		/* start, seconds after the first round's */
+};
+
+/* What the checks are judged on. */
+struct verdict_input {
+	const char *prefix;		/* the workload: first part of names */
+	const struct verdict_round *rounds;	/* [0]: the first round */
+	size_t nrounds;
+	const struct baseline *base;	/* NULL: no baseline */
+	const char *no_base;		/* why not: baseline checks SKIP */
+	struct json_object *settings;	/* as in force now; may be NULL */
+	unsigned long long lost_events;	/* > 0: trace checks are errors */
+	int extend;	/* a split absolute check may ask for repetitions */
+	int confirm;	/* a regression may ask for another round */
+	int confirm_bounds;	/* so may a bound missed (3+ repetitions) */
+};
+
+/*
+ * Parses block["checks"] and block["baseline"]. Unknown keys or metrics,
+ * missing bounds and wrong types are SW_EXIT_BAD_WORKLOAD errors naming
+ * @file and the key.
+ */
+int verdict_parse(struct json_object *block, const char *file,
+		  struct verdict_block *vb, struct sw_err *err);
+void verdict_block_free(struct verdict_block *vb);
+/*
+ * Every task check's selector names a task of @tasks (the workload's
+ * "tasks") or a thread of one: else an error (SW_EXIT_BAD_WORKLOAD) with
+ * the check's place, since it could never be judged.
+ */
+int verdict_check_selectors(const struct verdict_block *vb,
+			    struct json_object *tasks, const char *file,
+			    struct sw_err *err);
+
+/*
+ * One result per (check, matching entity). A check that matches nothing
+ * fails; so does a value that could not be measured, unless the metric
+ * says the system cannot measure it (then SKIP).
+ */
+int verdict_evaluate(const struct verdict_block *vb,
+		     const struct verdict_input *in,
+		     struct verdict_results *out);
+void verdict_results_free(struct verdict_results *res);
+/* The worst status of all results: FAIL/ERROR > PASS > SKIP. */
+enum verdict_status verdict_overall(const struct verdict_results *res);
+/* Baseline checks that found a regression, confirmed or not. */
+size_t verdict_regressions(const struct verdict_results *res);
+/* Checks waiting for another round to judge them (verdict.c). */
+size_t verdict_pending(const struct verdict_results *res);
+/* Absolute checks whose repetitions are split without a decision. */
+size_t verdict_undecided(const struct verdict_results *res);
+int verdict_results_write_json(const struct verdict_results *res, FILE *f);
+
+#endif /* SW_VERDICT_H */

@@ -1,0 +1,156 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * A child process in a process group of its own, gone with the tool
+ * (child.h).
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+#include <sys/prctl.h>
+#include <sys/resource.h>
+#include <sys/wait.h>
+
+#include "lib/subprocess.h"
+#include "cleanup.h"
+
+static void child_exec(const char *path, char *const argv[], const char *outlog,
+		       pid_t parent)
+{
+	int fd = outlog ? open(outlog, O_WRONLY | O_CREAT | O_TRUNC, 0644) : -1;
+	sigset_t none;
+
+	/*
+	 * A SCHED_FIFO workload must not outlive the tool: SIGKILL (a lab's
+	 * watchdog) runs no cleanup, so the kernel kills the child for us.
+	 */
+	if (prctl(PR_SET_PDEATHSIG, SIGKILL) || getppid() != parent)
+		_exit(127);
+	setpgid(0, 0);
+	sigemptyset(&none);
+	sigprocmask(SIG_SETMASK, &none, NULL);
+	signal(SIGINT, SIG_DFL);
+	signal(SIGTERM, SIG_DFL);
+	if (fd >= 0) {
+		dup2(fd, STDOUT_FILENO);
+		dup2(fd, STDERR_FILENO);
+		close(fd);
+	}
+	execvp(path, argv);
+	fprintf(stderr, "sched-workloads: exec %s: %s\n", path, strerror(errno));
+	_exit(127);
+}
+
+static void kill_group(pid_t pid)
+{
+	struct timespec ts = { 0, 20 * 1000 * 1000 };
+	int i;
+
+	kill(-pid, SIGTERM);
+	for (i = 0; i < 50; i++) {
+		if (waitpid(pid, NULL, WNOHANG) == pid)
+			goto reap_rest;
+		nanosleep(&ts, NULL);
+	}
+	kill(-pid, SIGKILL);
+	waitpid(pid, NULL, 0);
+reap_rest:
+	kill(-pid, SIGKILL);
+}
+
+int child_try(int (*fn)(void *arg), void *arg)
+{
+	pid_t pid = fork();
+	int status;
+
+	if (pid < 0)
+		return -1;
+	if (!pid) {
+		static const int crashes[] = {
+			SIGSEGV, SIGBUS, SIGFPE, SIGILL, SIGABRT,
+		};
+		struct rlimit none = { 0, 0 };
+		size_t i;
+
+		/*
+		 * A crash is an answer here: no core file, and no sanitizer
+		 * or fuzzer report (theirs would take the crash for ours).
+		 */
+		prctl(PR_SET_PDEATHSIG, SIGKILL);
+		setrlimit(RLIMIT_CORE, &none);
+		for (i = 0; i < ARRAY_SIZE(crashes); i++)
+			signal(crashes[i], SIG_DFL);
+		_exit(fn(arg) & 0xff);
+	}
+	while (waitpid(pid, &status, 0) < 0)
+		if (errno != EINTR)
+			return -1;
+	return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+}
+
+int child_run(const char *path, char *const argv[], const char *outlog,
+	      double timeout_s, child_tick_fn tick, void *arg,
+	      struct child_exit *ex, struct sw_err *err)
+{
+	struct timespec step = { 0, 10 * 1000 * 1000 };
+	uint64_t t0 = now_mono_ns(), deadline;
+	pid_t pid, self = getpid();
+	int status;
+
+	memset(ex, 0, sizeof(*ex));
+	deadline = timeout_s > 0 ? t0 + (uint64_t)(timeout_s * 1e9) :
+				   UINT64_MAX;
+	pid = fork();
+	if (pid < 0)
+		return sw_err_set(err, SW_EXIT_RUN_ERROR, "fork: %s", strerror(errno));
+	if (!pid)
+		child_exec(path, argv, outlog, self);
+	/* Both sides set the group: no window where a kill misses it. */
+	setpgid(pid, pid);
+	cleanup_set_child(pid);
+
+	for (;;) {
+		pid_t r = waitpid(pid, &status, WNOHANG);
+
+		if (r == pid)
+			break;
+		if (r < 0 && errno != EINTR) {
+			cleanup_set_child(0);
+			return sw_err_set(err, SW_EXIT_RUN_ERROR, "waitpid: %s",
+					  strerror(errno));
+		}
+		if (cleanup_interrupted() || now_mono_ns() > deadline) {
+			ex->timed_out = !cleanup_interrupted();
+			kill_group(pid);
+			cleanup_set_child(0);
+			ex->end_ns = now_mono_ns();
+			ex->wall_s = (ex->end_ns - t0) / 1e9;
+			if (cleanup_interrupted())
+				return sw_err_set(err, SW_EXIT_RUN_ERROR,
+						  "interrupted by signal %d",
+						  cleanup_interrupted());
+			return sw_err_set(err, SW_EXIT_RUN_ERROR,
+					  "%s still running after %.0f s: killed",
+					  argv[0], timeout_s);
+		}
+		if (tick)
+			tick(pid, arg);
+		nanosleep(&step, NULL);
+	}
+	/* rt-app's threads are gone with it; anything it forked is not. */
+	kill(-pid, SIGKILL);
+	cleanup_set_child(0);
+	ex->end_ns = now_mono_ns();
+	ex->wall_s = (ex->end_ns - t0) / 1e9;
+	/* the signal handler killed it (cleanup.c): not rt-app's doing */
+	if (cleanup_interrupted())
+		return sw_err_set(err, SW_EXIT_RUN_ERROR,
+				  "interrupted by signal %d", cleanup_interrupted());
+	ex->exited = WIFEXITED(status);
+	ex->code = ex->exited ? WEXITSTATUS(status) : WTERMSIG(status);
+	return 0;
+}

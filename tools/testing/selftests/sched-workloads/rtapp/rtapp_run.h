@@ -1,0 +1,17 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Running rt-app on a workload, as a child (child.h).
+ */
+#ifndef SW_RTAPP_RUN_H
+#define SW_RTAPP_RUN_H
+
+#include "lib/subprocess.h"
+#include "lib/util.h"
+
+/* The rt-app to run: $RTAPP, else "rt-app" from PATH; NULL if none. */
+const char *rtapp_binary(void);
+/* Runs @rtapp on @json, output to @outlog, as child_run() does. */
+int rtapp_run(const char *rtapp, const char *json, const char *outlog,
+	      double timeout_s, struct child_exit *ex, struct sw_err *err);
+
+#endif /* SW_RTAPP_RUN_H */

@@ -1,0 +1,317 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * One repetition of a workload, and reading it back.
+ */
+#include <errno.h>
+#include <limits.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "trace/capture.h"
+#include "lib/event_hist.h"
+#include "judge/host_gauge.h"
+#include "ktap.h"
+#include "trace/kthreads.h"
+#include "rtapp/run_json.h"
+#include "repetition.h"
+#include "rtapp/rtapp_log.h"
+#include "rtapp/rtapp_run.h"
+#include "run/measure.h"
+
+/* rt-app may end this much (or 1%) before the workload's duration */
+#define RTAPP_EARLY_S 0.05
+
+static int print_metrics(FILE *f, const void *set)
+{
+	return metric_set_write_json(set, f);
+}
+
+/* The last line rt-app printed: usually the reason it gave up. */
+static void last_line(const char *path, char *buf, size_t len)
+{
+	char *text = read_text_file(path, NULL), *end, *start;
+
+	buf[0] = '\0';
+	if (!text)
+		return;
+	end = text + strlen(text);
+	while (end > text && end[-1] == '\n')
+		*--end = '\0';
+	start = strrchr(text, '\n');
+	snprintf(buf, len, "%s", start ? start + 1 : text);
+	free(text);
+}
+
+/* Adds the time since @t to *@to; returns now. */
+static uint64_t cost_mark(const struct repetition_opts *o, uint64_t t,
+			  double *to)
+{
+	uint64_t now = now_mono_ns();
+
+	if (o->cost && to)
+		*to += (now - t) / 1e9;
+	return now;
+}
+
+/* rt-app under a trace of its own: run.json, logs, trace.dat. */
+static int record(const struct workload *w, const struct repetition_opts *o,
+		  const char *dir, uint64_t *run_end_ns, struct sw_err *err)
+{
+	struct prepare_opts po = {
+		.logdir = dir, .basename = REPETITION_BASENAME,
+		.calibration = o->calibration,
+	};
+	char run_json[PATH_MAX], out[PATH_MAX], trace[PATH_MAX], msg[256];
+	char kt[PATH_MAX];
+	struct kthread_list kl = { 0 };
+	struct capture cap = { 0 };
+	struct child_exit ex;
+	double duration;
+	uint64_t t = now_mono_ns();
+
+	if (path_join(run_json, sizeof(run_json), dir, "run.json") ||
+	    path_join(out, sizeof(out), dir, "rt-app.out") ||
+	    path_join(trace, sizeof(trace), dir, "trace.dat") ||
+	    path_join(kt, sizeof(kt), dir, KTHREADS_FILE))
+		return sw_err_set(err, SW_EXIT_RUN_ERROR, "%s: path too long", dir);
+	if (prepare_run_json(w, &po, run_json, &duration, err))
+		return -1;
+	/* Kernel threads alive before and after: they are not neighbours. */
+	if (kthreads_scan(&kl, err) || capture_start(&cap, o->buffer_kb, err))
+		goto fail;
+	t = cost_mark(o, t, o->cost ? &o->cost->setup : NULL);
+	if (rtapp_run(rtapp_binary(), run_json, out, duration * 1.5 + 10, &ex, err))
+		goto fail;
+	t = cost_mark(o, t, o->cost ? &o->cost->rtapp : NULL);
+	capture_stop(&cap);
+	if (kthreads_scan(&kl, err) || kthreads_write(&kl, kt, err))
+		goto fail;
+	if (!ex.exited || ex.code) {
+		last_line(out, msg, sizeof(msg));
+		sw_err_set(err, SW_EXIT_RUN_ERROR, "rt-app %s %d after %.1f s: %s (%s)",
+			   ex.exited ? "exited with" : "killed by signal", ex.code,
+			   ex.wall_s, msg, out);
+		goto fail;
+	}
+	/* Killed by SIGTERM, rt-app exits 0: only its run time tells. */
+	if (ex.wall_s < duration - fmax(RTAPP_EARLY_S, duration / 100)) {
+		sw_err_set(err, SW_EXIT_RUN_ERROR,
+			   "rt-app ended after %.2f s of a %.0f s workload (killed?): a shorter run is not judged (%s)",
+			   ex.wall_s, duration, out);
+		goto fail;
+	}
+	/*
+	 * The run ends with the duration; rt-app itself may exit well after
+	 * it, waiting for a thread to end the pass it was in (one the CBS
+	 * throttles to a third of its job takes ten periods).
+	 */
+	*run_end_ns = ex.end_ns - (uint64_t)(fmax(0, ex.wall_s - duration) * 1e9);
+	t = cost_mark(o, t, o->cost ? &o->cost->setup : NULL);
+	if (capture_save(&cap, trace, err))
+		goto fail;
+	cost_mark(o, t, o->cost ? &o->cost->save : NULL);
+	ktap_diag("%s: rt-app ran %.1f s; trace %s, %u events enabled, %llu lost",
+		  w->name, ex.wall_s, trace, cap.nr_events,
+		  (unsigned long long)capture_lost_events(&cap));
+	capture_destroy(&cap);
+	kthreads_free(&kl);
+	return 0;
+fail:
+	capture_destroy(&cap);
+	kthreads_free(&kl);
+	return -1;
+}
+
+/*
+ * The passes a thread of @task logs when it runs its whole event list,
+ * its "loop" times the loops of its phases (one line each), or 0 when it
+ * loops until the end (a "loop" of -1, the default).
+ */
+static size_t finite_passes(const struct workload *w, const char *task)
+{
+	struct json_object *tasks, *t, *v, *phases;
+	long loop = -1, per = 0;
+
+	if (!json_object_object_get_ex(w->root, "tasks", &tasks) ||
+	    !json_object_object_get_ex(tasks, task, &t))
+		return 0;
+	if (json_object_object_get_ex(t, "loop", &v))
+		loop = json_object_get_int64(v);
+	if (loop <= 0)
+		return 0;
+	if (!json_object_object_get_ex(t, "phases", &phases))
+		return loop;
+	json_object_object_foreach(phases, name, ph) {
+		long n = 1;
+
+		(void)name;
+		if (json_object_object_get_ex(ph, "loop", &v))
+			n = json_object_get_int64(v);
+		if (n <= 0)
+			return 0;
+		per += n;
+	}
+	return loop * per;
+}
+
+/*
+ * rt-app logs a pass as it ends, and a workload runs threads to its end
+ * (else rt-app exits early, refused above): the last logged pass ends at
+ * most about two passes before the run does (its duration, or rt-app's
+ * exit if sooner), as the pass the duration cuts is not logged. Logs
+ * that stop earlier lost their end (a full disk, a cut file) and would
+ * be judged as a shorter run. A thread of a finite
+ * "loop" that logged every pass of it ended on its own (a synthesized
+ * copy's, up to a second before the whole seconds of "duration"): it is
+ * complete wherever it stops. No pass at all is a result (threads that
+ * never ran), for "passes" checks to judge.
+ */
+#define LOG_END_SLACK_S 0.1
+
+static int check_logs_reach_end(const struct workload *w,
+				const struct rtapp_logs *logs,
+				uint64_t run_end_ns, const char *dir,
+				struct sw_err *err)
+{
+	double last = 0, pass = 0, gap_s;
+	size_t i, all;
+
+	for (i = 0; i < logs->n; i++) {
+		const struct rtapp_task_log *t = &logs->t[i];
+
+		all = finite_passes(w, t->task);
+		if (!t->passes || (all && t->passes == all))
+			continue;
+		last = fmax(last, t->end_us);
+		pass = fmax(pass, (t->end_us - t->start_us) / t->passes);
+	}
+	if (!last)
+		return 0;
+	gap_s = (run_end_ns / 1e3 - last) / 1e6;
+	if (gap_s > 2 * pass / 1e6 + LOG_END_SLACK_S)
+		return sw_err_set(err, SW_EXIT_BAD_LOG,
+				  "%s: rt-app's logs end %.2f s before its run did (a pass takes %.3f s on average): they lost their end (a full disk, a cut file), and a shorter run is not judged",
+				  dir, gap_s, pass / 1e6);
+	return 0;
+}
+
+/* The trace's metrics, scoped to the workload's threads and window. */
+static int add_trace_metrics(const struct workload *w, const char *dir,
+			     const struct rtapp_logs *logs,
+			     struct metric_set *set, char *neighbours,
+			     size_t nlen, struct sw_err *err)
+{
+	char trace[PATH_MAX], explain[PATH_MAX];
+	struct trace_scope scope;
+	uint64_t lost = 0;
+	int ret;
+
+	snprintf(neighbours, nlen, "%s", "");
+	if (path_join(trace, sizeof(trace), dir, "trace.dat") ||
+	    path_join(explain, sizeof(explain), dir, "explain.txt"))
+		return sw_err_set(err, SW_EXIT_RUN_ERROR, "%s: path too long", dir);
+	if (trace_scope_init(&scope, w, logs, err))
+		return -1;
+	if (trace_scope_load_kthreads(&scope, dir, err)) {
+		trace_scope_free(&scope);
+		return -1;
+	}
+	/* where wc.* and rt.* come from, for whoever looks into a failure */
+	scope.explain = fopen(explain, "w");
+	ret = trace_scope_measure(&scope, trace, set, &lost, err);
+	if (scope.explain)
+		fclose(scope.explain);
+	snprintf(neighbours, nlen, "%s", scope.neighbours);
+	trace_scope_free(&scope);
+	return ret;
+}
+
+static struct json_object *events_json(const struct metric_set *set)
+{
+	return set->events ? event_rep_to_json(set->events) :
+	       json_object_new_object();
+}
+
+int repetition_run(const struct workload *w, const struct repetition_opts *o,
+		   const char *dir, struct metric_set *set, char *neighbours,
+		   size_t nlen, struct sw_err *err)
+{
+	struct rtapp_logs logs;
+	uint64_t t, run_end_ns = 0;
+	char path[PATH_MAX];
+	int ret;
+
+	if (mkdir_p(dir))
+		return sw_err_set(err, SW_EXIT_RUN_ERROR, "%s: cannot create: %s",
+				  dir, strerror(errno));
+	if (record(w, o, dir, &run_end_ns, err))
+		return -1;
+	t = now_mono_ns();
+	if (rtapp_logs_load(dir, REPETITION_BASENAME, &logs, err))
+		return -1;
+	ret = check_logs_reach_end(w, &logs, run_end_ns, dir, err);
+	if (!ret)
+		ret = rtapp_logs_add_metrics(&logs, set, err);
+	if (!ret)
+		ret = add_trace_metrics(w, dir, &logs, set, neighbours, nlen, err);
+	if (!ret && host_gauge_add(&logs, set))
+		ret = sw_err_set(err, SW_EXIT_RUN_ERROR, "out of memory");
+	rtapp_logs_free(&logs);
+	if (ret)
+		return -1;
+	if (path_join(path, sizeof(path), dir, "metrics.json"))
+		return sw_err_set(err, SW_EXIT_RUN_ERROR, "%s: path too long", dir);
+	if (write_stream_file(path, print_metrics, set))
+		return sw_err_set(err, SW_EXIT_RUN_ERROR, "%s: cannot write: %s",
+				  path, strerror(errno));
+	if (write_json_file(dir, "events.json", events_json(set),
+			    JSON_C_TO_STRING_PLAIN))
+		return sw_err_set(err, SW_EXIT_RUN_ERROR,
+				  "%s/events.json: cannot write: %s", dir,
+				  strerror(errno));
+	cost_mark(o, t, o->cost ? &o->cost->analysis : NULL);
+	if (o->cost)
+		o->cost->reps++;
+	return 0;
+}
+
+double repetition_foreign_share(const struct metric_set *set)
+{
+	size_t i;
+
+	for (i = 0; i < set->n; i++)
+		if (!strcmp(set->v[i].def->name, "foreign.cpu_share"))
+			return set->v[i].value;
+	return NAN;
+}
+
+int repetition_load(const char *dir, struct metric_set *set,
+		    struct sw_err *err)
+{
+	char path[PATH_MAX];
+	struct json_object *o;
+	int ret;
+
+	if (path_join(path, sizeof(path), dir, "metrics.json"))
+		return sw_err_set(err, SW_EXIT_USAGE, "%s: path too long", dir);
+	o = json_object_from_file(path);
+	if (!o)
+		return sw_err_set(err, SW_EXIT_BAD_WORKLOAD,
+				  "%s: missing or not JSON", path);
+	ret = metric_set_from_json(set, o, path, err);
+	json_object_put(o);
+	if (ret || !set->events)
+		return ret;
+	if (path_join(path, sizeof(path), dir, "events.json"))
+		return sw_err_set(err, SW_EXIT_USAGE, "%s: path too long", dir);
+	o = json_object_from_file(path);
+	if (!o)
+		/* Recorded before events were kept: no tails to judge. */
+		return 0;
+	event_rep_free(set->events);
+	ret = event_rep_from_json(set->events, o, path, err);
+	json_object_put(o);
+	return ret;
+}

@@ -1,0 +1,78 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * The run protocol of one workload: rounds of repetitions, each after a
+ * canary; more repetitions while an absolute check is split; another
+ * round, minutes later, while a regression waits for confirmation
+ * (verdict.c has the rules and their false-alarm rate). The battery
+ * (battery.c) decides when rounds run, "replay" (cmd_replay.c) runs the
+ * same protocol on recorded repetitions.
+ */
+#ifndef SW_PROTOCOL_H
+#define SW_PROTOCOL_H
+
+#include <json-c/json.h>
+#include "judge/baseline.h"
+#include "lib/event_hist.h"
+#include "judge/samples.h"
+#include "judge/verdict.h"
+
+/* Where repetitions and canaries come from: rt-app now, or files. */
+struct protocol_source {
+	void *ctx;
+	/*
+	 * The next counted repetition of round @round (0-based) into @set
+	 * (with set->events set); @id names it (rep-<id>). Returns 0, or 1 when there is none (the
+	 * machine stayed too busy, or a recording has no more; the reason in
+	 * @why), or -1 on error.
+	 */
+	int (*rep)(void *ctx, size_t round, struct metric_set *set, int *id,
+		   char *why, size_t len, struct sw_err *err);
+	/* The canary before round @round; 1: none (the reason in @why). */
+	int (*canary)(void *ctx, size_t round, struct metric_set *set,
+		      char *why, size_t len, struct sw_err *err);
+	/* Seconds on a monotonic clock, for the times of round @round. */
+	double (*now)(void *ctx, size_t round);
+};
+
+struct protocol_round {
+	struct sample_set cur;		/* its counted repetitions */
+	struct event_set events;
+	struct sample_set canary;	/* one entry per canary taken */
+	double start_s, end_s;		/* source->now() */
+	int ids[SAMPLES_MAX_REPS];	/* of its repetitions, in order */
+};
+
+/* One workload's judgement so far. */
+struct protocol {
+	const char *name;		/* the workload */
+	const struct verdict_block *vb;
+	const struct baseline *base;	/* NULL: none */
+	const char *no_base;
+	struct json_object *settings;	/* in force during the run */
+	int extend, confirm;		/* verdict_input's */
+	int record;	/* every repetition its own round 0 entry, no rules */
+	struct protocol_round round[VERDICT_ROUNDS];
+	size_t nrounds;
+	unsigned long long lost_events;
+	struct verdict_results res;
+	char stopped[256];	/* why a round ended short, if it did */
+};
+
+/*
+ * Runs one more round of @reps repetitions (extended while a check is
+ * split) and judges every round so far into p->res. In record mode every
+ * call adds @reps repetitions and a canary to the one round. Returns 0,
+ * 1 when the source ran out (p->stopped says why; judged on what there
+ * is), -1 on error.
+ */
+int protocol_round(struct protocol *p, const struct protocol_source *src,
+		   int reps, struct sw_err *err);
+/* Another round is due (a regression awaits confirmation). */
+int protocol_pending(const struct protocol *p);
+/* Repetitions judged in all rounds, first round first, for samples.json. */
+int protocol_all_samples(const struct protocol *p, struct sample_set *out);
+/* rounds.json: each round's repetitions count, times and canary. */
+struct json_object *protocol_rounds_json(const struct protocol *p);
+void protocol_free(struct protocol *p);
+
+#endif /* SW_PROTOCOL_H */
