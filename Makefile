@@ -131,6 +131,8 @@ style:
 	if [ -n "$$bad" ] || [ $$rc -ne 0 ]; then \
 		echo "$$out" >&2; echo "style: checkpatch is not clean" >&2; exit 1; \
 	fi
+	@echo "  LAYERS $(SW_DIR)"
+	@$(PYTHON) $(SW_DIR)/tests/check_layers.py $(SW_DIR)
 	@echo "  SHELLCHECK"
 	@find $(SW_SCRIPTS) $(SW_DIR) -name '*.sh' | sort | xargs shellcheck .ci/run
 	@echo "  FLAKE8"

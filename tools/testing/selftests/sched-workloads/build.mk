@@ -19,8 +19,8 @@ sw_srcs = $(sort $(wildcard $(addprefix $(SW_ROOT)/,$(addsuffix /*.c,$(1)))))
 SW_MAIN := $(SW_ROOT)/sched-workloads.c
 SW_SRCS := $(SW_MAIN) $(call sw_srcs,$(SW_LAYERS))
 SW_HDRS := $(sort $(wildcard $(addprefix $(SW_ROOT)/,$(addsuffix /*.h,$(SW_LAYERS)))))
-# What the trace analysis checkers of tests/ link: everything below run/.
-SW_ANALYSIS_SRCS := $(call sw_srcs,judge trace rtapp lib)
+# What the trace analysis checkers of tests/ link: the analysis, on lib/.
+SW_ANALYSIS_SRCS := $(call sw_srcs,trace lib)
 
 print-%:
 	@echo $($*)

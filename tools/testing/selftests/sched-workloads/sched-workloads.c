@@ -338,9 +338,9 @@ int main(int argc, char **argv)
 			break;
 		case 'n':
 			reps = atoi(optarg);
-			if (reps < 1 || reps > SAMPLES_MAX_REPS / 2) {
+			if (reps < 1 || reps > METRIC_MAX_REPS / 2) {
 				fprintf(stderr, "sched-workloads: repetitions: 1 to %d\n",
-					SAMPLES_MAX_REPS / 2);
+					METRIC_MAX_REPS / 2);
 				return SW_EXIT_USAGE;
 			}
 			break;

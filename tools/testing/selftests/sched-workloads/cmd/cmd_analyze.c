@@ -13,7 +13,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "cmd_analyze.h"
+#include "cmd/cmd_analyze.h"
 #include "judge/baseline.h"
 #include "lib/event_hist.h"
 #include "judge/host_gauge.h"
@@ -25,6 +25,7 @@
 #include "run/measure.h"
 #include "judge/verdict.h"
 #include "rtapp/workload.h"
+#include "rtapp/rtapp_metrics.h"
 
 struct analyze_opts {
 	const char *logs, *basename, *trace, *workload, *metrics_out;

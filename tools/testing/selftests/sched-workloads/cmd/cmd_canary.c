@@ -16,7 +16,8 @@
 #include <unistd.h>
 
 #include "judge/canary.h"
-#include "cmd_canary.h"
+#include "judge/machine_drift.h"
+#include "cmd/cmd_canary.h"
 #include "judge/metric_registry.h"
 #include "lib/util.h"
 

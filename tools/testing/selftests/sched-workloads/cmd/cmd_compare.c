@@ -19,7 +19,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "cmd_compare.h"
+#include "cmd/cmd_compare.h"
 #include "judge/compare.h"
 #include "lib/event_hist.h"
 #include "judge/fingerprint.h"
@@ -126,7 +126,7 @@ static int load_events(const char *dir, const char *workload,
 			if (!ret && event_set_add_rep(es, &r))
 				ret = sw_err_set(err, SW_EXIT_RUN_ERROR,
 						 "more than %d repetitions",
-						 SAMPLES_MAX_REPS);
+						 METRIC_MAX_REPS);
 			event_rep_free(&r);
 		}
 	}
@@ -185,7 +185,7 @@ static void compare_workload(const char *a_dir, const char *b_dir,
 		      !load_events(b_dir, workload, &eb, &err);
 	have_rules = !load_rules(b_dir, workload, &vb);
 	for (i = 0; i < b.n; i++) {
-		double va[SAMPLES_MAX_REPS], vb_[SAMPLES_MAX_REPS];
+		double va[METRIC_MAX_REPS], vb_[METRIC_MAX_REPS];
 		const struct event_samples *ta, *tb;
 		const struct metric_samples *ma;
 		struct compare_rule rule;

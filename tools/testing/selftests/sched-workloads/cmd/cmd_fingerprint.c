@@ -16,7 +16,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
-#include "cmd_fingerprint.h"
+#include "cmd/cmd_fingerprint.h"
 #include "judge/fingerprint.h"
 #include "judge/sched_settings.h"
 

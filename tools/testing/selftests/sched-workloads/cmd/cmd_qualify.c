@@ -43,7 +43,7 @@
 
 #include "judge/baseline.h"
 #include "lib/cleanup.h"
-#include "cmd_qualify.h"
+#include "cmd/cmd_qualify.h"
 #include "judge/fingerprint.h"
 #include "lib/stats.h"
 #include "lib/util.h"

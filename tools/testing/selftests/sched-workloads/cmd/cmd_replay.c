@@ -24,7 +24,7 @@
 #include <string.h>
 
 #include "judge/baseline.h"
-#include "cmd_replay.h"
+#include "cmd/cmd_replay.h"
 #include "run/ktap.h"
 #include "run/rounds.h"
 #include "run/repetition.h"
@@ -233,7 +233,7 @@ int cmd_replay(int argc, char **argv)
 			break;
 		case 'n':
 			reps = atoi(optarg);
-			if (reps < 1 || reps > SAMPLES_MAX_REPS) {
+			if (reps < 1 || reps > METRIC_MAX_REPS) {
 				replay_usage(stderr);
 				return SW_EXIT_USAGE;
 			}

@@ -9,7 +9,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "cmd_script.h"
+#include "cmd/cmd_script.h"
 #include "lib/util.h"
 
 /*

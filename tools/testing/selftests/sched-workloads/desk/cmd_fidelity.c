@@ -40,7 +40,7 @@
 #include <unistd.h>
 
 #include "lib/subprocess.h"
-#include "cmd_fidelity.h"
+#include "desk/cmd_fidelity.h"
 #include "trace/trace.h"
 #include "run/workload_check.h"
 

@@ -22,7 +22,7 @@
 #include "trace/capture.h"
 #include "lib/subprocess.h"
 #include "lib/cleanup.h"
-#include "cmd_record.h"
+#include "desk/cmd_record.h"
 #include "judge/fingerprint.h"
 #include "lib/json_util.h"
 #include "run/prereq.h"

@@ -15,10 +15,10 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "cmd_synthesize.h"
+#include "desk/cmd_synthesize.h"
 #include "lib/entity_name.h"
 #include "judge/metric_registry.h"
-#include "synthesize.h"
+#include "desk/synthesize.h"
 #include "run/workload_check.h"
 
 #define SYNTH_MAX_PICKS	64

@@ -43,7 +43,8 @@
 #include <string.h>
 
 #include "lib/entity_name.h"
-#include "synthesize.h"
+#include "desk/synthesize.h"
+#include "lib/stats.h"
 
 #define SYNTH_PHASES		8
 #define SYNTH_PAIRS		8

@@ -14,7 +14,7 @@ static void check_samples(const struct sample_set *ss, const char *what)
 	size_t i, k;
 
 	for (i = 0; i < ss->n; i++) {
-		if (ss->s[i].n > SAMPLES_MAX_REPS)
+		if (ss->s[i].n > METRIC_MAX_REPS)
 			fuzz_fail("%s: %zu repetitions", what, ss->s[i].n);
 		for (k = 0; k < ss->s[i].n; k++)
 			if (isinf(ss->s[i].v[k]))

@@ -9,7 +9,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "baseline.h"
+#include "judge/baseline.h"
 #include "judge/sched_settings.h"
 #include "lib/stats.h"
 
@@ -92,7 +92,7 @@ struct json_object *baseline_settings(const struct baseline *b)
 static struct json_object *summary(const struct sample_set *ss)
 {
 	struct json_object *o = json_object_new_object();
-	double v[SAMPLES_MAX_REPS];
+	double v[METRIC_MAX_REPS];
 	size_t i, n;
 
 	for (i = 0; o && i < ss->n; i++) {

@@ -10,8 +10,8 @@
 #define SW_BASELINE_H
 
 #include "lib/event_hist.h"
-#include "fingerprint.h"
-#include "samples.h"
+#include "judge/fingerprint.h"
+#include "judge/samples.h"
 
 /* Bumped when the meaning of recorded values changes. */
 #define BASELINE_FORMAT 2

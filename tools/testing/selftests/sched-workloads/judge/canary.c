@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * The canary: fixed work on each CPU, timed, and the rule that says when
- * one canary is outside what a baseline's canaries make normal.
+ * The canary: fixed work on each CPU, timed (judge/machine_drift.c
+ * compares it with a baseline's).
  *
  * Every thread measures into an array allocated and touched before its
  * phase starts, so nothing allocates or takes a lock while it measures. A
@@ -22,7 +22,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "canary.h"
+#include "judge/canary.h"
 #include "lib/stats.h"
 
 #define NSEC_PER_MSEC	1000000ull
@@ -592,12 +592,13 @@ int canary_measure(struct metric_set *set, struct sw_err *err)
 		goto out;
 	for (i = 0; i < m; i++) {
 		snprintf(name, sizeof(name), "cpu%d", ids[i]);
-		if (metric_set_add_entity(set, SRC_CANARY, &cpus[i], name, name,
+		if (metric_set_add_entity(set, &canary_metric_table,
+					  SRC_CANARY, &cpus[i], name, name,
 					  ids[i]))
 			goto nomem;
 	}
-	if (metric_set_add_entity(set, SRC_CANARY, &sys, "system", "system",
-				  -1))
+	if (metric_set_add_entity(set, &canary_metric_table, SRC_CANARY,
+				  &sys, "system", "system", -1))
 		goto nomem;
 	ret = 0;
 	goto out;
@@ -618,15 +619,6 @@ out:
 }
 
 /* The metrics. */
-
-enum canary_value {
-	CV_LOOP,
-	CV_LIBM,
-	CV_TIMER_P50,
-	CV_TIMER_P90,
-	CV_WAKE_P50,
-	CV_FIFO,
-};
 
 static double canary_extract(const void *e, const struct metric_def *d)
 {
@@ -652,7 +644,7 @@ static double canary_extract(const void *e, const struct metric_def *d)
 #define CANARY(n, u, a, h) { .name = "canary." n, .unit = u, \
 	.source = SRC_CANARY, .extract = canary_extract, .arg = a, .help = h }
 
-const struct metric_def canary_metric_defs[] = {
+static const struct metric_def canary_metric_defs[] = {
 	CANARY("loop_ns", "ns", CV_LOOP,
 	       "median wall time per iteration of a fixed loop (FIFO)"),
 	CANARY("libm_ns", "ns", CV_LIBM,
@@ -669,168 +661,7 @@ const struct metric_def canary_metric_defs[] = {
 	       "1: the canary ran SCHED_FIFO; 0: refused, SCHED_OTHER"),
 };
 
-const size_t canary_metric_count = ARRAY_SIZE(canary_metric_defs);
-
-/*
- * The rule (canary.h), and the figures it was set on: a 2-CPU AMD EPYC
- * firecracker VM, 30 canaries 20 s apart, idle but for another user's
- * unit tests during the first four. Quiet ranges of "system", min-max
- * (median): loop_ns 1.62-1.83 (1.68), timer_lat.p50 35-45 (38),
- * timer_lat.p90 39-69 (43), wake_lat.p50 36-55 (44). The per-CPU values
- * spread more (timer_lat.p50 32-61 on cpu1).
- * Each block of 5 taken in turn as the baseline, the other 25 judged
- * (150 judgements a value): "system" was never called slower or faster
- * for loop_ns and the two p50s; timer_lat.p90 once (0.7%). Judging the
- * CPU entities too, 21 of the 150 canaries had some value called slower:
- * a battery should judge "system" and show the CPUs.
- * The drift this is for is 2-3x; a milder one (1.3-1.6x for two minutes,
- * seen once) is called slower by the p50s in 4 of 5 canaries.
- * libm_ns, 43 canaries 10 s apart on the idle VM: 13.5-15.2 ns (median
- * 14.0), a 12% spread; no block of 5 called another canary slower (304
- * judgements) at 15%, 3 at 10%. The slow state it is for is +37-45%.
- */
-static const struct {
-	double rel, abs;
-} canary_margin[] = {
-	[CV_LOOP] = { 0.15, 0.05 },
-	[CV_LIBM] = { 0.15, 0.2 },
-	[CV_TIMER_P50] = { 0.30, 10 },
-	[CV_TIMER_P90] = { 0.50, 20 },
-	[CV_WAKE_P50] = { 0.30, 10 },
+const struct metric_table canary_metric_table = {
+	.defs = canary_metric_defs,
+	.ndefs = ARRAY_SIZE(canary_metric_defs),
 };
-
-int canary_compare(const double *base, size_t nb, double cur,
-		   const struct metric_def *def, char *why, size_t len)
-{
-	double lo = INFINITY, hi = -INFINITY, m_hi, m_lo, rel, abs_m;
-	char dummy[1];
-	size_t i;
-
-	if (!why) {
-		why = dummy;
-		len = sizeof(dummy);
-	}
-	if (!def || def->source != SRC_CANARY || def->arg < 0 ||
-	    def->arg >= (int)ARRAY_SIZE(canary_margin) ||
-	    !canary_margin[def->arg].rel) {
-		snprintf(why, len, "%s: not a canary speed, not compared",
-			 def ? def->name : "(none)");
-		return 0;
-	}
-	rel = canary_margin[def->arg].rel;
-	abs_m = canary_margin[def->arg].abs;
-	for (i = 0; i < nb; i++) {
-		if (isnan(base[i]))
-			break;
-		lo = fmin(lo, base[i]);
-		hi = fmax(hi, base[i]);
-	}
-	if (!nb || i < nb || isnan(cur)) {
-		snprintf(why, len, "%s: nothing to judge (%s)", def->name,
-			 isnan(cur) ? "not measured now" :
-			 "baseline has no canary value");
-		return 0;
-	}
-	m_hi = fmax(rel * fabs(hi), abs_m);
-	m_lo = fmax(rel * fabs(lo), abs_m);
-	if (cur > hi + m_hi) {
-		snprintf(why, len,
-			 "%s %.4g %s: above the baseline's %.4g-%.4g %s by more than max(%g%%, %g %s) = %.4g",
-			 def->name, cur, def->unit, lo, hi, def->unit, rel * 100,
-			 abs_m, def->unit, m_hi);
-		return 1;
-	}
-	if (cur < lo - m_lo) {
-		snprintf(why, len,
-			 "%s %.4g %s: below the baseline's %.4g-%.4g %s by more than max(%g%%, %g %s) = %.4g",
-			 def->name, cur, def->unit, lo, hi, def->unit, rel * 100,
-			 abs_m, def->unit, m_lo);
-		return -1;
-	}
-	snprintf(why, len,
-		 "%s %.4g %s: within the baseline's %.4g-%.4g %s widened to %.4g-%.4g",
-		 def->name, cur, def->unit, lo, hi, def->unit, lo - m_lo,
-		 hi + m_hi);
-	return 0;
-}
-
-/* The first value of @key in @ss, NAN without one. */
-static double first_value(const struct sample_set *ss, const char *key)
-{
-	const struct metric_samples *ms = sample_set_find(ss, key);
-	double v[SAMPLES_MAX_REPS];
-
-	return ms && samples_measured(ms, v) ? v[0] : NAN;
-}
-
-/*
- * Which of the @n canary values @judged ("canary.loop_ns"...) of @cur's
- * "system" lie above the baseline's range by canary_compare(): 1 if any,
- * with them in @buf.
- */
-static int values_slower(const struct sample_set *base,
-			 const struct sample_set *cur,
-			 const char *const *judged, size_t n, char *buf,
-			 size_t len)
-{
-	double fb, fc, bv[SAMPLES_MAX_REPS], v, lo, hi;
-	const struct metric_samples *ms;
-	const struct metric_def *def;
-	size_t i, k, nb, off = 0;
-	char key[128];
-	int slower = 0;
-
-	buf[0] = '\0';
-	fb = first_value(base, "canary/system/canary.fifo");
-	fc = first_value(cur, "canary/system/canary.fifo");
-	if (!isnan(fb) && !isnan(fc) && fb != fc) {
-		snprintf(buf, len, "not comparable: the canary ran %s now, %s in the baseline",
-			 fc ? "SCHED_FIFO" : "SCHED_OTHER",
-			 fb ? "SCHED_FIFO" : "SCHED_OTHER");
-		return 0;
-	}
-	for (i = 0; i < n; i++) {
-		def = metric_find(judged[i]);
-		snprintf(key, sizeof(key), "canary/system/%s", judged[i]);
-		ms = sample_set_find(base, key);
-		nb = ms ? samples_measured(ms, bv) : 0;
-		v = first_value(cur, key);
-		if (!def || !nb || isnan(v) ||
-		    canary_compare(bv, nb, v, def, NULL, 0) <= 0)
-			continue;
-		lo = hi = bv[0];
-		for (k = 1; k < nb; k++) {
-			lo = fmin(lo, bv[k]);
-			hi = fmax(hi, bv[k]);
-		}
-		if (off < len)
-			off += snprintf(buf + off, len - off,
-					"%s%s %.3g %s (baseline %.3g-%.3g)",
-					slower ? ", " : "",
-					judged[i] + strlen("canary."), v,
-					def->unit, lo, hi);
-		slower = 1;
-	}
-	return slower;
-}
-
-int canary_shifted(const struct sample_set *base, const struct sample_set *cur,
-		   char *buf, size_t len)
-{
-	static const char *const judged[] = {
-		"canary.loop_ns", "canary.libm_ns", "canary.timer_lat.p50",
-		"canary.wake_lat.p50",
-	};
-
-	return values_slower(base, cur, judged, ARRAY_SIZE(judged), buf, len);
-}
-
-int canary_cpu_slower(const struct sample_set *base,
-		      const struct sample_set *cur, char *buf, size_t len)
-{
-	static const char *const judged[] = {
-		"canary.loop_ns", "canary.libm_ns",
-	};
-
-	return values_slower(base, cur, judged, ARRAY_SIZE(judged), buf, len);
-}

@@ -15,8 +15,7 @@
 
 #include <stddef.h>
 
-#include "judge/metric_registry.h"
-#include "samples.h"
+#include "lib/metric_set.h"
 #include "lib/util.h"
 
 /*
@@ -25,6 +24,16 @@
  */
 #define CANARY_MAX_CPUS		8
 #define CANARY_FIFO_PRIO	50
+
+/* What each row of the canary's table measures (its metric_def.arg). */
+enum canary_value {
+	CV_LOOP,
+	CV_LIBM,
+	CV_TIMER_P50,
+	CV_TIMER_P90,
+	CV_WAKE_P50,
+	CV_FIFO,
+};
 
 /*
  * Measures the machine for about a second and adds SRC_CANARY entities
@@ -68,56 +77,7 @@
  * cannot be created or pinned.
  */
 int canary_measure(struct metric_set *set, struct sw_err *err);
-
-/*
- * Whether one canary value @cur lies outside what the baseline's canary
- * values (@base, one per repetition) make normal, for the canary metric
- * @def: +1 the machine is slower (higher), -1 faster (lower), 0 normal or
- * nothing to judge (no base value, a NAN, canary.fifo, not a canary
- * metric). @why (may be NULL) says which and by how much.
- *
- * The rule: the baseline's range [lo, hi] widened on each side by the
- * larger of a relative and an absolute margin of the metric,
- *   slower  iff  cur > hi + max(rel * hi, abs)
- *   faster  iff  cur < lo - max(rel * lo, abs)
- * so a value must be beyond the range by both margins to count:
- *   canary.loop_ns        15%, 0.05 ns
- *   canary.libm_ns        15%, 0.2 ns
- *   canary.timer_lat.p50  30%, 10 us
- *   canary.wake_lat.p50   30%, 10 us
- *   canary.timer_lat.p90  50%, 20 us
- * Measured on an idle 2-CPU VM (30 canaries over 10 minutes, each block
- * of 5 as the baseline against the other 25): the "system" values of
- * loop_ns and the two p50s were never called slower or faster in 150
- * judgements each, timer_lat.p90 once (0.7%); a 1.3-1.6x host drift was
- * called slower in 4 canaries of 5. Per-CPU values are noisier (21 of
- * 150 canaries had one called slower): judge "system", show the CPUs.
- */
-int canary_compare(const double *base, size_t nb, double cur,
-		   const struct metric_def *def, char *why, size_t len);
-
-/*
- * Whether the canary of a round (@cur: one measurement) says the machine
- * is slower than when the baseline (@base: one measurement per
- * repetition) was recorded: the "system" values of canary.loop_ns,
- * canary.libm_ns, canary.timer_lat.p50 and canary.wake_lat.p50 by
- * canary_compare().
- * Returns +1 when one of them is slower, 0 otherwise (and when the two
- * are not comparable: canary.fifo differs, or nothing is measured on one
- * side). @buf gets the values that moved against the baseline's range,
- * "timer_lat.p50 95.2 us (baseline 38.1-41.0)", or why they cannot be
- * compared.
- */
-int canary_shifted(const struct sample_set *base, const struct sample_set *cur,
-		   char *buf, size_t len);
-
-/*
- * The same for the CPU's own speed alone (canary.loop_ns, canary.libm_ns):
- * +1 when the CPU ran the canary's loops slower than in the baseline. A
- * metric of work per us (metric_def.cpu_speed) moves with them whatever
- * the kernel does.
- */
-int canary_cpu_slower(const struct sample_set *base,
-		      const struct sample_set *cur, char *buf, size_t len);
+/* Its rows of the metric registry (source SRC_CANARY). */
+extern const struct metric_table canary_metric_table;
 
 #endif /* SW_CANARY_H */

@@ -9,8 +9,8 @@
 #include "lib/entity_name.h"
 #include "judge/bound_expr.h"
 #include "rtapp/rtapp_grammar.h"
-#include "samples.h"
-#include "verdict.h"
+#include "judge/samples.h"
+#include "judge/verdict.h"
 #include "rtapp/workload.h"
 
 static const char *const absolute_keys[] = {

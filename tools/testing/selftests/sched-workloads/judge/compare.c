@@ -8,7 +8,7 @@
 #include <string.h>
 
 #include "judge/compare.h"
-#include "samples.h"
+#include "judge/samples.h"
 #include "lib/stats.h"
 
 const char *change_kind_name(enum change_kind kind)
@@ -78,7 +78,7 @@ static int pool(const struct event_samples *e, struct event_hist *h)
 static void spread(const struct event_samples *e, double t, int side,
 		   double *chi2, double *df)
 {
-	double k[SAMPLES_MAX_REPS], n[SAMPLES_MAX_REPS];
+	double k[METRIC_MAX_REPS], n[METRIC_MAX_REPS];
 	size_t r;
 
 	for (r = 0; r < e->n; r++) {

@@ -21,7 +21,7 @@
 #include <stdint.h>
 #include <stddef.h>
 #include "lib/event_hist.h"
-#include "judge/metric_registry.h"
+#include "lib/metric.h"
 
 #define COMPARE_ALPHA 0.05
 

@@ -9,7 +9,7 @@
 #include <unistd.h>
 #include <sys/utsname.h>
 
-#include "fingerprint.h"
+#include "judge/fingerprint.h"
 #include "judge/sched_settings.h"
 
 /* The value of the first "key<spaces>: value" line of /proc/cpuinfo. */

@@ -20,24 +20,15 @@
 
 #include <stddef.h>
 #include "rtapp/rtapp_log.h"
-#include "samples.h"
+#include "lib/metric_set.h"
 
 #define HOST_GAUGE_KEY	"host/run/host.loops_per_us"
-/* The smallest drop that counts (sched-workloads.rst, "The host gauge"). */
-#define HOST_GAUGE_REL	0.15
 
 /*
  * Adds host.loops_per_us to @set from @logs and the trace's cpu_time of
  * rt-app's threads already in @set; nothing when the trace gave none.
  */
 int host_gauge_add(const struct rtapp_logs *logs, struct metric_set *set);
-/*
- * Whether the repetitions of @cur ran the workload's loops slower on the
- * CPU than those of @base: by HOST_GAUGE_REL at least and by a one-sided
- * rank test (change.h). 1 with both in @buf; 0 when not slower or either
- * side has no gauge.
- */
-int host_gauge_slower(const struct sample_set *base,
-		      const struct sample_set *cur, char *buf, size_t len);
-
+/* Its row of the metric registry (source SRC_HOST). */
+extern const struct metric_table host_metric_table;
 #endif /* SW_HOST_GAUGE_H */

@@ -6,7 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "refusal.h"
+#include "judge/refusal.h"
 #include "rtapp/workload.h"
 
 int refusal_parse(struct json_object *block, const char *file,

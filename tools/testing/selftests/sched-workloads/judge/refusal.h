@@ -13,7 +13,7 @@
 #include <json-c/json.h>
 #include "rtapp/rtapp_run.h"
 #include "lib/util.h"
-#include "verdict.h"
+#include "judge/verdict.h"
 
 struct refusal {
 	int expected;		/* the block has a "refusal" */

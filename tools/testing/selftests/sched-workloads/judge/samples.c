@@ -9,7 +9,7 @@
 
 #include "lib/entity_name.h"
 #include "lib/json_util.h"
-#include "samples.h"
+#include "judge/samples.h"
 #include "lib/stats.h"
 
 static struct metric_samples *find_or_add(struct sample_set *ss,
@@ -46,7 +46,7 @@ int sample_set_add_rep(struct sample_set *ss, const struct metric_set *set)
 {
 	size_t i;
 
-	if (ss->reps == SAMPLES_MAX_REPS)
+	if (ss->reps == METRIC_MAX_REPS)
 		return -1;
 	for (i = 0; i < set->n; i++) {
 		const struct metric_value *mv = &set->v[i];
@@ -72,7 +72,7 @@ int sample_set_append(struct sample_set *to, const struct sample_set *from)
 {
 	size_t r, i;
 
-	if (to->reps + from->reps > SAMPLES_MAX_REPS)
+	if (to->reps + from->reps > METRIC_MAX_REPS)
 		return -1;
 	for (r = 0; r < from->reps; r++) {
 		for (i = 0; i < from->n; i++) {
@@ -133,7 +133,7 @@ size_t samples_measured(const struct metric_samples *ms, double *out)
 
 double samples_median(const struct metric_samples *ms)
 {
-	double v[SAMPLES_MAX_REPS];
+	double v[METRIC_MAX_REPS];
 	size_t n = samples_measured(ms, v);
 
 	return n ? stats_median(v, n) : NAN;
@@ -245,12 +245,12 @@ int sample_set_from_json(struct sample_set *ss, struct json_object *o,
 			/* A metric this version no longer has: ignore it. */
 			continue;
 		n = json_object_is_type(arr, json_type_array) ?
-		    json_object_array_length(arr) : SAMPLES_MAX_REPS + 1;
-		if (n > SAMPLES_MAX_REPS) {
+		    json_object_array_length(arr) : METRIC_MAX_REPS + 1;
+		if (n > METRIC_MAX_REPS) {
 			sample_set_free(ss);
 			return sw_err_set(err, SW_EXIT_BAD_WORKLOAD,
 					  "%s: metrics.%s: not an array of at most %d values",
-					  file, key, SAMPLES_MAX_REPS);
+					  file, key, METRIC_MAX_REPS);
 		}
 		ms = find_or_add(ss, def, entity);
 		if (!ms) {

@@ -14,8 +14,6 @@
 #include "judge/metric_registry.h"
 #include "lib/util.h"
 
-#define SAMPLES_MAX_REPS 32
-
 struct metric_samples {
 	const struct metric_def *def;
 	char entity[64];
@@ -23,7 +21,7 @@ struct metric_samples {
 	int id;
 	int pooled;			/* metrics.h */
 	size_t n;			/* repetitions so far */
-	double v[SAMPLES_MAX_REPS];	/* NAN: not measured in that one */
+	double v[METRIC_MAX_REPS];	/* NAN: not measured in that one */
 };
 
 struct sample_set {

@@ -65,12 +65,13 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "canary.h"
+#include "judge/canary.h"
+#include "judge/machine_drift.h"
 #include "judge/bound_expr.h"
-#include "host_gauge.h"
+#include "judge/host_gauge.h"
 #include "lib/json_util.h"
 #include "judge/sched_settings.h"
-#include "verdict.h"
+#include "judge/verdict.h"
 
 /* Appends printf output to @buf, which always stays terminated. */
 __printf(3, 4)
@@ -310,7 +311,7 @@ static void confirm_absolute(const struct check *ck,
 			     struct verdict_result *r)
 {
 	char first[640], slow[320], reps[256];
-	double vals[SAMPLES_MAX_REPS], v;
+	double vals[METRIC_MAX_REPS], v;
 	size_t i, n;
 
 	if (!in->confirm_bounds)
@@ -375,7 +376,7 @@ static void judge_absolute(const struct check *ck,
 			   const struct verdict_input *in,
 			   struct verdict_result *r)
 {
-	double v = samples_median(ms), min, max, vals[SAMPLES_MAX_REPS];
+	double v = samples_median(ms), min, max, vals[METRIC_MAX_REPS];
 	size_t n = samples_measured(ms, vals), i, lead;
 	char expect[320], reps[256];
 
@@ -424,7 +425,7 @@ struct round_change {
 	struct change ch;
 	struct tail_change tc;
 	int tail;
-	double v[SAMPLES_MAX_REPS];	/* the round's values (not tails) */
+	double v[METRIC_MAX_REPS];	/* the round's values (not tails) */
 	size_t n;
 };
 
@@ -438,7 +439,7 @@ static int compare_round(const struct check *ck, const struct metric_samples *ms
 {
 	const struct baseline *b = in->base;
 	const struct verdict_round *rd = &in->rounds[i];
-	double base[SAMPLES_MAX_REPS];
+	double base[METRIC_MAX_REPS];
 	const struct metric_samples *bs, *cs;
 	char key[256];
 	size_t nb;
@@ -579,7 +580,7 @@ static void judge_baseline(const struct check *ck,
 	struct round_change rc[VERDICT_ROUNDS];
 	char first[768], slow[512], back[512];
 	size_t i, nr = in->nrounds, nb = 0, clean = 0;
-	double base[SAMPLES_MAX_REPS];
+	double base[METRIC_MAX_REPS];
 	const struct metric_samples *bs;
 	char key[256];
 

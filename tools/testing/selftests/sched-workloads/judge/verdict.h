@@ -22,11 +22,11 @@
 #define SW_VERDICT_H
 
 #include <json-c/json.h>
-#include "baseline.h"
+#include "judge/baseline.h"
 #include "judge/compare.h"
 #include "lib/event_hist.h"
 #include "judge/metric_registry.h"
-#include "samples.h"
+#include "judge/samples.h"
 #include "lib/util.h"
 
 /* The rules of verdict.c: see there for why these numbers. */

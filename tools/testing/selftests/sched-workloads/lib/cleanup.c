@@ -12,8 +12,8 @@
 #include <unistd.h>
 #include <sys/wait.h>
 
-#include "cleanup.h"
-#include "util.h"
+#include "lib/cleanup.h"
+#include "lib/util.h"
 
 #define MAX_CLEANUPS 16
 

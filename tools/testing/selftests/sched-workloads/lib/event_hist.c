@@ -237,7 +237,7 @@ int event_set_add_rep(struct event_set *es, const struct event_rep *r)
 {
 	size_t i;
 
-	if (es->reps == SAMPLES_MAX_REPS)
+	if (es->reps == METRIC_MAX_REPS)
 		return -1;
 	for (i = 0; i < r->n; i++) {
 		const struct event_entry *e = &r->e[i];
@@ -372,18 +372,13 @@ static int parse_key(const char *key, enum metric_source *src, char *entity,
 		     size_t elen, char *series, size_t slen)
 {
 	const char *a = strchr(key, '/'), *b = strrchr(key, '/');
-	int s;
 
 	if (!a || a == b || (size_t)(b - a - 1) >= elen || strlen(b + 1) >= slen ||
 	    !b[1])
 		return -1;
-	for (s = SRC_RTAPP_TASK; s <= SRC_TRACE_SYSTEM; s++)
-		if (!strncmp(key, metric_source_name(s), a - key) &&
-		    !metric_source_name(s)[a - key])
-			break;
-	if (s > SRC_TRACE_SYSTEM)
+	/* Series come from rt-app's logs and from the trace only. */
+	if (metric_source_parse(key, a - key, src) || *src > SRC_TRACE_SYSTEM)
 		return -1;
-	*src = s;
 	memcpy(entity, a + 1, b - a - 1);
 	entity[b - a - 1] = '\0';
 	strcpy(series, b + 1);
@@ -407,12 +402,12 @@ int event_set_from_json(struct event_set *es, struct json_object *o,
 			      sizeof(series)))
 			goto bad_key;
 		n = json_object_is_type(arr, json_type_array) ?
-		    json_object_array_length(arr) : SAMPLES_MAX_REPS + 1;
-		if (n > SAMPLES_MAX_REPS) {
+		    json_object_array_length(arr) : METRIC_MAX_REPS + 1;
+		if (n > METRIC_MAX_REPS) {
 			event_set_free(es);
 			return sw_err_set(err, SW_EXIT_BAD_WORKLOAD,
 					  "%s: events.%s: not an array of at most %d histograms",
-					  file, key, SAMPLES_MAX_REPS);
+					  file, key, METRIC_MAX_REPS);
 		}
 		s = set_add(es, src, entity, series);
 		if (!s) {

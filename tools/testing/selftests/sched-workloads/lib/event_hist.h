@@ -17,9 +17,8 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <json-c/json.h>
-#include "judge/metric_registry.h"
-#include "judge/samples.h"
-#include "util.h"
+#include "lib/metric.h"
+#include "lib/util.h"
 
 #define EVENT_BINS_PER_OCTAVE	16
 #define EVENT_MIN_ABS		0.01
@@ -58,7 +57,7 @@ struct event_samples {
 	char entity[64];
 	char series[32];
 	size_t n;			/* repetitions */
-	struct event_hist rep[SAMPLES_MAX_REPS];
+	struct event_hist rep[METRIC_MAX_REPS];
 };
 
 struct event_set {

@@ -12,7 +12,7 @@
 
 #include <stddef.h>
 #include <stdio.h>
-#include "util.h"
+#include "lib/util.h"
 
 /*
  * Scans @text (@len bytes, already parsed by json-c: comments allowed)

@@ -7,7 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "stats.h"
+#include "lib/stats.h"
 
 /* The bin of @v: 0 for |v| < 2^SERIES_MIN_EXP, signed like @v. */
 static int series_bin(double v)

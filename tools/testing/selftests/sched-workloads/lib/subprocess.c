@@ -16,10 +16,11 @@
 #include <sys/wait.h>
 
 #include "lib/subprocess.h"
-#include "cleanup.h"
+#include "lib/cleanup.h"
 
+/* In the child: never returns; a failed exec sends its errno up @errfd. */
 static void child_exec(const char *path, char *const argv[], const char *outlog,
-		       pid_t parent)
+		       pid_t parent, int errfd)
 {
 	int fd = outlog ? open(outlog, O_WRONLY | O_CREAT | O_TRUNC, 0644) : -1;
 	sigset_t none;
@@ -41,7 +42,8 @@ static void child_exec(const char *path, char *const argv[], const char *outlog,
 		close(fd);
 	}
 	execvp(path, argv);
-	fprintf(stderr, "sched-workloads: exec %s: %s\n", path, strerror(errno));
+	if (write(errfd, &errno, sizeof(errno)) < 0)
+		_exit(126);
 	_exit(127);
 }
 
@@ -99,19 +101,37 @@ int child_run(const char *path, char *const argv[], const char *outlog,
 	struct timespec step = { 0, 10 * 1000 * 1000 };
 	uint64_t t0 = now_mono_ns(), deadline;
 	pid_t pid, self = getpid();
-	int status;
+	int status, pipefd[2], exec_errno = 0;
+	ssize_t got;
 
 	memset(ex, 0, sizeof(*ex));
 	deadline = timeout_s > 0 ? t0 + (uint64_t)(timeout_s * 1e9) :
 				   UINT64_MAX;
+	/* Closed by a successful exec: an errno read from it is a failed one. */
+	if (pipe2(pipefd, O_CLOEXEC))
+		return sw_err_set(err, SW_EXIT_RUN_ERROR, "pipe: %s", strerror(errno));
 	pid = fork();
-	if (pid < 0)
+	if (pid < 0) {
+		close(pipefd[0]);
+		close(pipefd[1]);
 		return sw_err_set(err, SW_EXIT_RUN_ERROR, "fork: %s", strerror(errno));
+	}
 	if (!pid)
-		child_exec(path, argv, outlog, self);
+		child_exec(path, argv, outlog, self, pipefd[1]);
 	/* Both sides set the group: no window where a kill misses it. */
 	setpgid(pid, pid);
 	cleanup_set_child(pid);
+	close(pipefd[1]);
+	do
+		got = read(pipefd[0], &exec_errno, sizeof(exec_errno));
+	while (got < 0 && errno == EINTR);
+	close(pipefd[0]);
+	if (got == sizeof(exec_errno)) {
+		waitpid(pid, NULL, 0);
+		cleanup_set_child(0);
+		return sw_err_set(err, SW_EXIT_RUN_ERROR, "cannot run %s: %s",
+				  path, strerror(exec_errno));
+	}
 
 	for (;;) {
 		pid_t r = waitpid(pid, &status, WNOHANG);

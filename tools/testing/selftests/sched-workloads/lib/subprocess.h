@@ -10,7 +10,7 @@
 
 #include <stdint.h>
 #include <sys/types.h>
-#include "util.h"
+#include "lib/util.h"
 
 struct child_exit {
 	int exited;		/* 1: exited with code; 0: killed */

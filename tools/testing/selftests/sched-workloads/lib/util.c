@@ -16,7 +16,7 @@
 
 #include <json-c/json.h>
 
-#include "util.h"
+#include "lib/util.h"
 
 int sw_err_set(struct sw_err *err, int code, const char *fmt, ...)
 {

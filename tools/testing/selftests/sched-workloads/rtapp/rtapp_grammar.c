@@ -12,9 +12,9 @@
 #include <stdarg.h>
 #include <string.h>
 
-#include "judge/metric_registry.h"
-#include "rtapp_grammar.h"
-#include "workload.h"
+#include "lib/metric.h"
+#include "rtapp/rtapp_grammar.h"
+#include "rtapp/workload.h"
 
 enum value_kind {
 	V_INT,		/* a JSON integer */

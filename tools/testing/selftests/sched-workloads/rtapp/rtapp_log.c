@@ -14,7 +14,7 @@
 #include <string.h>
 
 #include "lib/entity_name.h"
-#include "rtapp_log.h"
+#include "rtapp/rtapp_log.h"
 
 enum col {
 	COL_PERF, COL_RUN, COL_PERIOD, COL_START, COL_END, COL_SLACK,

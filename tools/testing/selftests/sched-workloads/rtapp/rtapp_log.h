@@ -6,7 +6,7 @@
 #define SW_RTAPP_LOG_H
 
 #include <stddef.h>
-#include "judge/metric_registry.h"
+#include "lib/metric_set.h"
 #include "lib/stats.h"
 #include "lib/util.h"
 
@@ -62,8 +62,5 @@ int rtapp_logs_load(const char *dir, const char *basename,
 int rtapp_log_parse(const char *path, const char *basename,
 		    struct rtapp_task_log *t, struct sw_err *err);
 void rtapp_logs_free(struct rtapp_logs *logs);
-/* Every rt-app metric of every thread, into @set (rtapp_metrics.c). */
-int rtapp_logs_add_metrics(const struct rtapp_logs *logs,
-			   struct metric_set *set, struct sw_err *err);
 
 #endif /* SW_RTAPP_LOG_H */

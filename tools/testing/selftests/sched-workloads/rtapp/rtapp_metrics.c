@@ -32,8 +32,7 @@
 #include <math.h>
 #include <string.h>
 
-#include "judge/metric_registry.h"
-#include "rtapp_log.h"
+#include "rtapp/rtapp_metrics.h"
 #include "lib/util.h"
 
 #define SERIES_ARG(series, stat)	((series) * 100 + (stat))
@@ -106,7 +105,7 @@ static double rtapp_missed(const void *entity, const struct metric_def *def)
 	.arg = SERIES_ARG(ser, stat), .help = h, .series = sname, \
 	.tail = side, .q = quantile, .needs = NEEDS_OF(ser), .host_timed = 1 }
 
-const struct metric_def rtapp_metric_defs[] = {
+static const struct metric_def rtapp_metric_defs[] = {
 	ROW("passes", "count", rtapp_passes, 0,
 	    "passes through the task's event list that rt-app logged", 0),
 	ROW("startup.passes", "count", rtapp_startup, 0,
@@ -174,7 +173,6 @@ const struct metric_def rtapp_metric_defs[] = {
 	  .thread_only = 1, .host_timed = 1 },
 };
 
-const size_t rtapp_metric_count = ARRAY_SIZE(rtapp_metric_defs);
 
 static struct series *rtapp_series(const void *entity, int arg)
 {
@@ -182,7 +180,7 @@ static struct series *rtapp_series(const void *entity, int arg)
 	return &((struct rtapp_task_log *)entity)->s[arg];
 }
 
-const struct series_def rtapp_series_defs[] = {
+static const struct series_def rtapp_series_defs[] = {
 	{ "slack", SRC_RTAPP_TASK, rtapp_series, RS_SLACK },
 	{ "wu_lat", SRC_RTAPP_TASK, rtapp_series, RS_WU_LAT },
 	{ "run_inflation", SRC_RTAPP_TASK, rtapp_series, RS_RUN_INFLATION },
@@ -190,7 +188,12 @@ const struct series_def rtapp_series_defs[] = {
 	{ "rate", SRC_RTAPP_TASK, rtapp_series, RS_RATE },
 };
 
-const size_t rtapp_series_count = ARRAY_SIZE(rtapp_series_defs);
+const struct metric_table rtapp_metric_table = {
+	.defs = rtapp_metric_defs,
+	.ndefs = ARRAY_SIZE(rtapp_metric_defs),
+	.series = rtapp_series_defs,
+	.nseries = ARRAY_SIZE(rtapp_series_defs),
+};
 
 /* The threads of @task after @from in @logs: 0 when it has one. */
 static size_t other_threads(const struct rtapp_logs *logs, size_t from)
@@ -251,8 +254,10 @@ int rtapp_logs_add_metrics(const struct rtapp_logs *logs,
 	int ret;
 
 	for (i = 0; i < logs->n; i++)
-		if (metric_set_add_entity(set, SRC_RTAPP_TASK, &logs->t[i],
-					  logs->t[i].name, logs->t[i].task, -1))
+		if (metric_set_add_entity(set, &rtapp_metric_table,
+					  SRC_RTAPP_TASK, &logs->t[i],
+					  logs->t[i].name, logs->t[i].task,
+					  -1))
 			return sw_err_set(err, SW_EXIT_RUN_ERROR, "out of memory");
 	for (i = 0; i < logs->n; i++) {
 		/* once a task: at its first thread */
@@ -263,8 +268,9 @@ int rtapp_logs_add_metrics(const struct rtapp_logs *logs,
 			continue;
 		from = set->n;
 		ret = pool_task(logs, &logs->t[i], &pool) ||
-		      metric_set_add_entity(set, SRC_RTAPP_TASK, &pool,
-					    pool.name, pool.task, -1);
+		      metric_set_add_entity(set, &rtapp_metric_table,
+					    SRC_RTAPP_TASK, &pool, pool.name,
+					    pool.task, -1);
 		pool_free(&pool);
 		if (ret)
 			return sw_err_set(err, SW_EXIT_RUN_ERROR, "out of memory");

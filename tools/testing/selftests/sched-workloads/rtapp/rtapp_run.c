@@ -7,7 +7,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "rtapp_run.h"
+#include "rtapp/rtapp_run.h"
 
 const char *rtapp_binary(void)
 {

@@ -8,7 +8,7 @@
 /* The longest global.duration: three repetitions within 900 s. */
 #define PREPARE_MAX_DURATION_S 300
 
-#include "workload.h"
+#include "rtapp/workload.h"
 
 struct prepare_opts {
 	const char *logdir;

@@ -11,7 +11,7 @@
 
 #include "lib/entity_name.h"
 #include "lib/json_util.h"
-#include "workload.h"
+#include "rtapp/workload.h"
 
 static struct json_object *parse_json_text(const char *path, const char *text,
 					   size_t len, FILE *list, int *problems,

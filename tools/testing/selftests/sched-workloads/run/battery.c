@@ -26,21 +26,21 @@
 #include <sys/utsname.h>
 
 #include "judge/baseline.h"
-#include "battery.h"
+#include "run/battery.h"
 #include "judge/canary.h"
 #include "trace/capture.h"
 #include "lib/cleanup.h"
 #include "judge/fingerprint.h"
-#include "ktap.h"
+#include "run/ktap.h"
 #include "run/prereq.h"
 #include "rtapp/run_json.h"
 #include "run/rounds.h"
 #include "judge/refusal.h"
-#include "repetition.h"
+#include "run/repetition.h"
 #include "rtapp/rtapp_grammar.h"
 #include "rtapp/rtapp_run.h"
 #include "judge/sched_settings.h"
-#include "sysctl.h"
+#include "run/sysctl.h"
 #include "judge/verdict.h"
 #include "rtapp/workload.h"
 
@@ -100,7 +100,7 @@ static int live_rep(void *ctx, size_t round, struct metric_set *set, int *id,
 		snprintf(dir, sizeof(dir), "%s/rep-%d", wl->dir, *id);
 		if (repetition_run(&wl->w, &ro, dir, set, who, sizeof(who), err))
 			return -1;
-		share = repetition_foreign_share(set);
+		share = metric_set_first(set, "foreign.cpu_share");
 		if (!(share > REPETITION_DISTURBED_SHARE)) {
 			wl->disturbed = 0;
 			return 0;

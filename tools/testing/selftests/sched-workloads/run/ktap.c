@@ -10,7 +10,7 @@
 #include <stdio.h>
 
 #include "../../kselftest.h"
-#include "ktap.h"
+#include "run/ktap.h"
 
 void ktap_begin(unsigned int nr_workloads)
 {

@@ -12,11 +12,12 @@
 #include "trace/capture.h"
 #include "lib/event_hist.h"
 #include "judge/host_gauge.h"
-#include "ktap.h"
+#include "run/ktap.h"
 #include "trace/kthreads.h"
 #include "rtapp/run_json.h"
-#include "repetition.h"
+#include "run/repetition.h"
 #include "rtapp/rtapp_log.h"
+#include "rtapp/rtapp_metrics.h"
 #include "rtapp/rtapp_run.h"
 #include "run/measure.h"
 
@@ -275,16 +276,6 @@ int repetition_run(const struct workload *w, const struct repetition_opts *o,
 	if (o->cost)
 		o->cost->reps++;
 	return 0;
-}
-
-double repetition_foreign_share(const struct metric_set *set)
-{
-	size_t i;
-
-	for (i = 0; i < set->n; i++)
-		if (!strcmp(set->v[i].def->name, "foreign.cpu_share"))
-			return set->v[i].value;
-	return NAN;
 }
 
 int repetition_load(const char *dir, struct metric_set *set,

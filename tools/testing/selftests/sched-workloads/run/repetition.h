@@ -48,8 +48,6 @@ struct repetition_opts {
 int repetition_run(const struct workload *w, const struct repetition_opts *o,
 		   const char *dir, struct metric_set *set, char *neighbours,
 		   size_t nlen, struct sw_err *err);
-/* Other tasks' share of the CPUs in @set (foreign.cpu_share), or NAN. */
-double repetition_foreign_share(const struct metric_set *set);
 /* Reads back what repetition_run() wrote into @dir. */
 int repetition_load(const char *dir, struct metric_set *set,
 		    struct sw_err *err);

@@ -8,16 +8,6 @@
 
 #include "run/rounds.h"
 
-static double metric_of(const struct metric_set *set, const char *name)
-{
-	size_t i;
-
-	for (i = 0; i < set->n; i++)
-		if (!strcmp(set->v[i].def->name, name))
-			return set->v[i].value;
-	return NAN;
-}
-
 /* One counted repetition into @rd; 1 when the source has none. */
 static int take_rep(struct protocol *p, const struct protocol_source *src,
 		    size_t idx, struct protocol_round *rd, struct sw_err *err)
@@ -27,9 +17,9 @@ static int take_rep(struct protocol *p, const struct protocol_source *src,
 	double lost;
 	int id = 0, ret;
 
-	if (rd->cur.reps == SAMPLES_MAX_REPS) {
+	if (rd->cur.reps == METRIC_MAX_REPS) {
 		snprintf(p->stopped, sizeof(p->stopped),
-			 "at most %d repetitions a round", SAMPLES_MAX_REPS);
+			 "at most %d repetitions a round", METRIC_MAX_REPS);
 		return 1;
 	}
 	ret = src->rep(src->ctx, idx, &set, &id, p->stopped,
@@ -39,7 +29,7 @@ static int take_rep(struct protocol *p, const struct protocol_source *src,
 		if (sample_set_add_rep(&rd->cur, &set) ||
 		    event_set_add_rep(&rd->events, &ev))
 			ret = sw_err_set(err, SW_EXIT_RUN_ERROR, "out of memory");
-		lost = metric_of(&set, "system.lost_events");
+		lost = metric_set_first(&set, "system.lost_events");
 		if (lost > p->lost_events)
 			p->lost_events = (unsigned long long)lost;
 	}

@@ -39,7 +39,7 @@ struct protocol_round {
 	struct event_set events;
 	struct sample_set canary;	/* one entry per canary taken */
 	double start_s, end_s;		/* source->now() */
-	int ids[SAMPLES_MAX_REPS];	/* of its repetitions, in order */
+	int ids[METRIC_MAX_REPS];	/* of its repetitions, in order */
 };
 
 /* One workload's judgement so far. */

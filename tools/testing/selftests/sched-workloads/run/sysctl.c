@@ -16,8 +16,8 @@
 #include <sys/stat.h>
 
 #include "lib/cleanup.h"
-#include "ktap.h"
-#include "sysctl.h"
+#include "run/ktap.h"
+#include "run/sysctl.h"
 
 #define MAX_SYSCTLS 8
 

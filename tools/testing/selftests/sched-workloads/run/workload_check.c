@@ -8,8 +8,8 @@
 #include "run/prereq.h"
 #include "judge/refusal.h"
 #include "rtapp/rtapp_grammar.h"
-#include "sysctl.h"
-#include "workload_check.h"
+#include "run/sysctl.h"
+#include "run/workload_check.h"
 
 /*
  * Every place json-c or rt-app 1.0 would read other than written, listed

@@ -11,7 +11,7 @@
 #include <unistd.h>
 #include <tracefs.h>
 
-#include "capture.h"
+#include "trace/capture.h"
 #include "lib/cleanup.h"
 #include "trace/tracedat_write.h"
 

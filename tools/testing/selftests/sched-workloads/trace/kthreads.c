@@ -9,7 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "kthreads.h"
+#include "trace/kthreads.h"
 
 /* include/linux/sched.h: "I am a kernel thread". */
 #define PF_KTHREAD	0x00200000UL

@@ -16,8 +16,8 @@
 #include <stdint.h>
 #include <stdio.h>
 
-#include "kthreads.h"
-#include "judge/metric_registry.h"
+#include "trace/kthreads.h"
+#include "lib/metric_set.h"
 #include "lib/util.h"
 
 /*
@@ -73,6 +73,8 @@ struct trace_report;
  */
 int trace_analyze(const char *path, const struct trace_opts *opts,
 		  struct trace_report **out, struct sw_err *err);
+/* Its rows of the metric registry (SRC_TRACE_TASK, _CPU, _SYSTEM). */
+extern const struct metric_table trace_metric_table;
 /*
  * Adds entities "comm" or "comm-k" (SRC_TRACE_TASK; entity.h), "cpuN"
  * (SRC_TRACE_CPU) and "system" (SRC_TRACE_SYSTEM) with every trace

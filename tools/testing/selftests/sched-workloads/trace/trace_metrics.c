@@ -384,7 +384,7 @@ static double sys_val(const void *e, const struct metric_def *d)
 #define SYS(n, u, a, h) ROW(n, u, SRC_TRACE_SYSTEM, sys_val, a, h)
 #define NO_CPUFREQ "no power:cpu_frequency events (no cpufreq driver?)"
 
-const struct metric_def trace_metric_defs[] = {
+static const struct metric_def trace_metric_defs[] = {
 	LAT("p50", STAT_P50, "median sched_waking -> switch-in latency"),
 	LAT("p90", STAT_P90, "90th percentile wakeup latency"),
 	LAT_TAIL("p99", STAT_P99, "99th percentile wakeup latency", 0.99),
@@ -470,7 +470,6 @@ const struct metric_def trace_metric_defs[] = {
 	    "context switches deduced from the events, not recorded"),
 };
 
-const size_t trace_metric_count = ARRAY_SIZE(trace_metric_defs);
 
 static struct series *task_series(const void *e, int arg)
 {
@@ -479,11 +478,16 @@ static struct series *task_series(const void *e, int arg)
 	return &((struct ta_task *)e)->wakeup_lat;
 }
 
-const struct series_def trace_series_defs[] = {
+static const struct series_def trace_series_defs[] = {
 	{ "wakeup_lat", SRC_TRACE_TASK, task_series, 0 },
 };
 
-const size_t trace_series_count = ARRAY_SIZE(trace_series_defs);
+const struct metric_table trace_metric_table = {
+	.defs = trace_metric_defs,
+	.ndefs = ARRAY_SIZE(trace_metric_defs),
+	.series = trace_series_defs,
+	.nseries = ARRAY_SIZE(trace_series_defs),
+};
 
 static int task_selected(const struct ta_task *t, const struct trace_opts *o)
 {
@@ -568,16 +572,19 @@ int trace_report_add_metrics(struct trace_report *r,
 		if (!t->selected)
 			continue;
 		task_entity_name(r, t, name, sizeof(name));
-		if (metric_set_add_entity(set, SRC_TRACE_TASK, t, name,
-					  t->name, t->pid))
+		if (metric_set_add_entity(set, &trace_metric_table,
+					  SRC_TRACE_TASK, t, name, t->name,
+					  t->pid))
 			return -1;
 	}
 	for (c = 0; c < r->ncpus; c++) {
 		snprintf(name, sizeof(name), "cpu%d", c);
-		if (metric_set_add_entity(set, SRC_TRACE_CPU, &r->cpu[c], name,
+		if (metric_set_add_entity(set, &trace_metric_table,
+					  SRC_TRACE_CPU, &r->cpu[c], name,
 					  name, c))
 			return -1;
 	}
-	return metric_set_add_entity(set, SRC_TRACE_SYSTEM, r, "system",
-				     "system", -1);
+	return metric_set_add_entity(set, &trace_metric_table,
+				     SRC_TRACE_SYSTEM, r, "system", "system",
+				     -1);
 }
