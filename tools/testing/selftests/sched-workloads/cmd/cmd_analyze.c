@@ -16,16 +16,12 @@
 #include "cmd/cmd_analyze.h"
 #include "judge/baseline.h"
 #include "lib/event_hist.h"
-#include "judge/host_gauge.h"
 #include "run/ktap.h"
 #include "judge/metric_registry.h"
-#include "rtapp/rtapp_log.h"
 #include "judge/samples.h"
-#include "trace/trace.h"
 #include "run/measure.h"
 #include "judge/verdict.h"
 #include "rtapp/workload.h"
-#include "rtapp/rtapp_metrics.h"
 
 struct analyze_opts {
 	const char *logs, *basename, *trace, *workload, *metrics_out;
@@ -91,57 +87,31 @@ static void analyze_usage(FILE *f)
  * their affinity, the window of the logs. Without one, every task of the
  * trace gets metrics and work conservation needs --all-cpus.
  */
-static int add_trace_metrics(const struct analyze_opts *o,
-			     const struct rtapp_logs *logs,
-			     struct metric_set *set, unsigned long long *lost,
-			     struct sw_err *err)
+static int measure(const struct analyze_opts *o, struct metric_set *set,
+		   unsigned long long *lost, struct sw_err *err)
 {
-	struct trace_scope scope = { 0 };
-	uint64_t lost_events = 0;
+	struct measure_in in = {
+		.logs = o->logs, .basename = o->basename, .trace = o->trace,
+		.all_cpus = o->all_cpus, .buffer = o->buffer,
+		.use_libtracecmd = o->use_libtracecmd,
+		.explain = o->explain ? stdout : NULL,
+		.timeline = o->timeline_end ? stdout : NULL,
+		.timeline_start_ns = o->timeline_start,
+		.timeline_end_ns = o->timeline_end,
+	};
+	struct measure_out out;
 	struct workload w;
 	int ret;
 
 	if (o->workload) {
 		if (workload_load(o->workload, &w, err))
 			return -1;
-		ret = trace_scope_init(&scope, &w, logs, err);
+		in.w = &w;
+	}
+	ret = measure_files(&in, set, &out, err);
+	if (o->workload)
 		workload_free(&w);
-		if (ret)
-			return -1;
-	}
-	/* which pids were kernel threads, as the run saw them */
-	if (o->logs && trace_scope_load_kthreads(&scope, o->logs, err)) {
-		trace_scope_free(&scope);
-		return -1;
-	}
-	scope.opts.affinity_all = o->all_cpus;
-	scope.opts.buffer = o->buffer;
-	scope.opts.use_libtracecmd = o->use_libtracecmd;
-	scope.explain = o->explain ? stdout : NULL;
-	scope.timeline = o->timeline_end ? stdout : NULL;
-	scope.opts.timeline_start_ns = o->timeline_start;
-	scope.opts.timeline_end_ns = o->timeline_end;
-	ret = trace_scope_measure(&scope, o->trace, set, &lost_events, err);
-	trace_scope_free(&scope);
-	*lost = lost_events;
-	return ret;
-}
-
-static int measure(const struct analyze_opts *o, struct metric_set *set,
-		   unsigned long long *lost, struct sw_err *err)
-{
-	struct rtapp_logs logs = { 0 };
-	int ret = 0;
-
-	if (o->logs && rtapp_logs_load(o->logs, o->basename, &logs, err))
-		return -1;
-	*lost = 0;
-	ret = rtapp_logs_add_metrics(&logs, set, err);
-	if (!ret && o->trace)
-		ret = add_trace_metrics(o, &logs, set, lost, err);
-	if (!ret && host_gauge_add(&logs, set))
-		ret = sw_err_set(err, SW_EXIT_RUN_ERROR, "out of memory");
-	rtapp_logs_free(&logs);
+	*lost = out.lost_events;
 	return ret;
 }
 

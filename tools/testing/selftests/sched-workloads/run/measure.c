@@ -1,20 +1,48 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Building the trace analysis options of a run.
+ * Measuring a repetition from its files (run/measure.h).
+ *
+ * What the trace analysis is told about a run: the window rt-app's
+ * threads were active in, and each thread's affinity as the workload
+ * declares it (its "cpus" key, else every CPU). Only rt-app's threads get
+ * per-task metrics and take part in work conservation: the affinity of
+ * anything else on the machine is unknown, and never assumed.
  */
 #include <limits.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "judge/host_gauge.h"
 #include "lib/cpubits.h"
+#include "rtapp/rtapp_metrics.h"
 #include "run/measure.h"
+#include "trace/kthreads.h"
+#include "trace/trace.h"
 
-/*
- * rt-app 1.0's "cpus": an array of CPU numbers, into @aff (cpus NULL when
- * absent: every CPU). Any CPU the kernel could have is accepted: the
- * trace may come from a bigger machine than this one.
- */
+struct scope {
+	struct trace_opts opts;
+	struct trace_affinity *aff;
+	const char **globs;
+	char (*comms)[16];	/* rt-app thread names as the kernel cuts them */
+	size_t n;
+	struct kthread_list kthreads;	/* scope_load_kthreads() */
+};
+
+static void scope_free(struct scope *s)
+{
+	size_t i;
+
+	kthreads_free(&s->kthreads);
+	for (i = 0; s->aff && i < s->n; i++)
+		free((int *)s->aff[i].cpus);
+	free(s->aff);
+	free(s->globs);
+	free(s->comms);
+	memset(s, 0, sizeof(*s));
+}
+
 static int task_cpus(struct json_object *task, const char *name,
 		     const char *file, struct trace_affinity *aff,
 		     struct sw_err *err)
@@ -74,7 +102,7 @@ static void window_from_logs(struct trace_opts *o, const struct rtapp_logs *logs
 	}
 }
 
-int trace_scope_init(struct trace_scope *s, const struct workload *w,
+static int scope_init(struct scope *s, const struct workload *w,
 		     const struct rtapp_logs *logs, struct sw_err *err)
 {
 	struct json_object *tasks;
@@ -88,12 +116,12 @@ int trace_scope_init(struct trace_scope *s, const struct workload *w,
 	s->globs = calloc(n, sizeof(*s->globs));
 	s->comms = calloc(n, sizeof(*s->comms));
 	if (!s->aff || !s->globs || !s->comms) {
-		trace_scope_free(s);
+		scope_free(s);
 		return sw_err_set(err, SW_EXIT_RUN_ERROR, "out of memory");
 	}
 	json_object_object_foreach(tasks, name, task) {
 		if (task_cpus(task, name, w->path, &s->aff[s->n], err)) {
-			trace_scope_free(s);
+			scope_free(s);
 			return -1;
 		}
 		/* The kernel keeps 15 characters of a thread name. */
@@ -110,36 +138,7 @@ int trace_scope_init(struct trace_scope *s, const struct workload *w,
 	return 0;
 }
 
-int trace_scope_measure(struct trace_scope *s, const char *trace,
-			struct metric_set *set, uint64_t *lost,
-			struct sw_err *err)
-{
-	struct trace_report *report = NULL;
-	int ret = -1;
-
-	s->neighbours[0] = '\0';
-	if (trace_analyze(trace, &s->opts, &report, err))
-		goto out;
-	*lost = trace_report_lost_events(report);
-	if (trace_report_note(report))
-		fprintf(stderr, "sched-workloads: %s: %s\n", trace,
-			trace_report_note(report));
-	if (s->explain)
-		trace_report_explain(report, s->explain);
-	if (s->timeline)
-		trace_report_timeline(report, s->timeline);
-	trace_report_neighbours(report, s->neighbours, sizeof(s->neighbours));
-	if (trace_report_add_metrics(report, &s->opts, set)) {
-		sw_err_set(err, SW_EXIT_RUN_ERROR, "out of memory");
-		goto out;
-	}
-	ret = 0;
-out:
-	trace_report_free(report);
-	return ret;
-}
-
-int trace_scope_load_kthreads(struct trace_scope *s, const char *dir,
+static int scope_load_kthreads(struct scope *s, const char *dir,
 			      struct sw_err *err)
 {
 	char path[PATH_MAX];
@@ -155,15 +154,138 @@ int trace_scope_load_kthreads(struct trace_scope *s, const char *dir,
 	return 0;
 }
 
-void trace_scope_free(struct trace_scope *s)
+/*
+ * The passes a thread of @task logs when it runs its whole event list,
+ * its "loop" times the loops of its phases (one line each), or 0 when it
+ * loops until the end (a "loop" of -1, the default).
+ */
+static size_t finite_passes(const struct workload *w, const char *task)
 {
-	size_t i;
+	struct json_object *tasks, *t, *v, *phases;
+	long loop = -1, per = 0;
 
-	kthreads_free(&s->kthreads);
-	for (i = 0; s->aff && i < s->n; i++)
-		free((int *)s->aff[i].cpus);
-	free(s->aff);
-	free(s->globs);
-	free(s->comms);
-	memset(s, 0, sizeof(*s));
+	if (!json_object_object_get_ex(w->root, "tasks", &tasks) ||
+	    !json_object_object_get_ex(tasks, task, &t))
+		return 0;
+	if (json_object_object_get_ex(t, "loop", &v))
+		loop = json_object_get_int64(v);
+	if (loop <= 0)
+		return 0;
+	if (!json_object_object_get_ex(t, "phases", &phases))
+		return loop;
+	json_object_object_foreach(phases, name, ph) {
+		long n = 1;
+
+		(void)name;
+		if (json_object_object_get_ex(ph, "loop", &v))
+			n = json_object_get_int64(v);
+		if (n <= 0)
+			return 0;
+		per += n;
+	}
+	return loop * per;
+}
+
+/*
+ * rt-app logs a pass as it ends, and a workload runs threads to its end
+ * (else rt-app exits early, refused above): the last logged pass ends at
+ * most about two passes before the run does (its duration, or rt-app's
+ * exit if sooner), as the pass the duration cuts is not logged. Logs
+ * that stop earlier lost their end (a full disk, a cut file) and would
+ * be judged as a shorter run. A thread of a finite
+ * "loop" that logged every pass of it ended on its own (a synthesized
+ * copy's, up to a second before the whole seconds of "duration"): it is
+ * complete wherever it stops. No pass at all is a result (threads that
+ * never ran), for "passes" checks to judge.
+ */
+#define LOG_END_SLACK_S 0.1
+
+static int check_logs_reach_end(const struct workload *w,
+				const struct rtapp_logs *logs,
+				uint64_t run_end_ns, const char *dir,
+				struct sw_err *err)
+{
+	double last = 0, pass = 0, gap_s;
+	size_t i, all;
+
+	for (i = 0; i < logs->n; i++) {
+		const struct rtapp_task_log *t = &logs->t[i];
+
+		all = finite_passes(w, t->task);
+		if (!t->passes || (all && t->passes == all))
+			continue;
+		last = fmax(last, t->end_us);
+		pass = fmax(pass, (t->end_us - t->start_us) / t->passes);
+	}
+	if (!last)
+		return 0;
+	gap_s = (run_end_ns / 1e3 - last) / 1e6;
+	if (gap_s > 2 * pass / 1e6 + LOG_END_SLACK_S)
+		return sw_err_set(err, SW_EXIT_BAD_LOG,
+				  "%s: rt-app's logs end %.2f s before its run did (a pass takes %.3f s on average): they lost their end (a full disk, a cut file), and a shorter run is not judged",
+				  dir, gap_s, pass / 1e6);
+	return 0;
+}
+
+/* The trace's metrics, scoped to the workload's threads and window. */
+static int add_trace_metrics(const struct measure_in *in,
+			     const struct rtapp_logs *logs,
+			     struct metric_set *set, struct measure_out *out,
+			     struct sw_err *err)
+{
+	struct trace_report *report = NULL;
+	struct scope s = { 0 };
+	int ret = -1;
+
+	if ((in->w && scope_init(&s, in->w, logs, err)) ||
+	    (in->logs && scope_load_kthreads(&s, in->logs, err)))
+		goto out;
+	s.opts.affinity_all = in->all_cpus;
+	s.opts.buffer = in->buffer;
+	s.opts.use_libtracecmd = in->use_libtracecmd;
+	s.opts.timeline_start_ns = in->timeline_start_ns;
+	s.opts.timeline_end_ns = in->timeline_end_ns;
+	if (trace_analyze(in->trace, &s.opts, &report, err))
+		goto out;
+	out->lost_events = trace_report_lost_events(report);
+	if (trace_report_note(report))
+		fprintf(stderr, "sched-workloads: %s: %s\n", in->trace,
+			trace_report_note(report));
+	if (in->explain)
+		trace_report_explain(report, in->explain);
+	if (in->timeline)
+		trace_report_timeline(report, in->timeline);
+	trace_report_neighbours(report, out->neighbours,
+				sizeof(out->neighbours));
+	if (trace_report_add_metrics(report, &s.opts, set)) {
+		sw_err_set(err, SW_EXIT_RUN_ERROR, "out of memory");
+		goto out;
+	}
+	ret = 0;
+out:
+	trace_report_free(report);
+	scope_free(&s);
+	return ret;
+}
+
+int measure_files(const struct measure_in *in, struct metric_set *set,
+		  struct measure_out *out, struct sw_err *err)
+{
+	struct rtapp_logs logs = { 0 };
+	int ret = 0;
+
+	memset(out, 0, sizeof(*out));
+	if (in->logs && rtapp_logs_load(in->logs, in->basename, &logs, err))
+		return -1;
+	if (in->run_end_ns)
+		ret = check_logs_reach_end(in->w, &logs, in->run_end_ns,
+					   in->logs, err);
+	if (!ret)
+		ret = rtapp_logs_add_metrics(&logs, set, err);
+	if (!ret && in->trace)
+		ret = add_trace_metrics(in, &logs, set, out, err);
+	if (!ret && host_gauge_add(&logs, set))
+		ret = sw_err_set(err, SW_EXIT_RUN_ERROR, "out of memory");
+	rtapp_logs_free(&logs);
+	return ret;
 }

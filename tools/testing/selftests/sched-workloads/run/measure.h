@@ -1,52 +1,60 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * What the trace analysis is told about a run: the window rt-app's
- * threads were active in, and each thread's affinity as the workload
- * declares it (its "cpus" key, else every CPU). Only rt-app's threads get
- * per-task metrics and take part in work conservation: the affinity of
- * anything else on the machine is unknown, and never assumed.
+ * Measuring a repetition from its files: rt-app's logs, the trace and the
+ * kernel threads seen around it (kthreads.txt) into one set of metrics.
+ * A run measures each repetition so once rt-app has ended; "analyze" does
+ * the same on files from elsewhere.
  */
-#ifndef SW_TRACE_SCOPE_H
-#define SW_TRACE_SCOPE_H
+#ifndef SW_MEASURE_H
+#define SW_MEASURE_H
 
-#include "rtapp/rtapp_log.h"
-#include "trace/trace.h"
+#include <stdint.h>
+#include <stdio.h>
+
+#include "lib/metric_set.h"
+#include "lib/util.h"
 #include "rtapp/workload.h"
 
-struct trace_scope {
-	struct trace_opts opts;
-	struct trace_affinity *aff;
-	const char **globs;
-	char (*comms)[16];	/* rt-app thread names as the kernel cuts them */
-	size_t n;
+struct measure_in {
+	/*
+	 * The workload that ran: its tasks are the threads of the trace that
+	 * get per-task metrics, their "cpus" where they may run. NULL: every
+	 * task of the trace, and work conservation as @all_cpus says.
+	 */
+	const struct workload *w;
+	const char *logs;	/* rt-app's logs and kthreads.txt; may be NULL */
+	const char *basename;	/* rt-app's log_basename */
+	const char *trace;	/* trace.dat; NULL: rt-app's metrics only */
+	/*
+	 * CLOCK_MONOTONIC ns at which the run ended: rt-app's logs must
+	 * reach it, else they lost their end (0: not checked).
+	 */
+	uint64_t run_end_ns;
+	int all_cpus;		/* every task of the trace may use every CPU */
+	const char *buffer;	/* the trace.dat buffer to read; NULL: found */
+	int use_libtracecmd;	/* read the trace with libtracecmd's iteration */
 	FILE *explain;		/* trace_report_explain() there, if set */
 	FILE *timeline;		/* trace_report_timeline() there, if set */
-	struct kthread_list kthreads;	/* trace_scope_load_kthreads() */
+	uint64_t timeline_start_ns, timeline_end_ns;
+};
+
+struct measure_out {
+	uint64_t lost_events;	/* the trace lost them */
 	/*
-	 * Set by trace_scope_measure(): the tasks outside the workload that
-	 * ran most (trace_report_neighbours()), to name who disturbed a
-	 * repetition; "" when none did.
+	 * The tasks outside the workload that ran most, in words
+	 * (trace_report_neighbours()), to name who disturbed a repetition;
+	 * "" when none did.
 	 */
 	char neighbours[512];
 };
 
-/* @logs may be NULL (no window: the whole trace). */
-int trace_scope_init(struct trace_scope *s, const struct workload *w,
-		     const struct rtapp_logs *logs, struct sw_err *err);
-void trace_scope_free(struct trace_scope *s);
 /*
- * Loads @dir/kthreads.txt (kthreads.h), when there, into s->kthreads and
- * points the options at it. 0 when loaded or absent; -1 with @err set
- * (SW_EXIT_BAD_LOG naming the file and line) when it is malformed.
+ * Adds rt-app's metrics of @in->logs, the trace's of @in->trace and the
+ * host gauge to @set (with their series when set->events is set). Errors
+ * name the file and the place (SW_EXIT_BAD_LOG, SW_EXIT_BAD_TRACE); why
+ * the trace's metrics are unknown, when they are, goes to stderr.
  */
-int trace_scope_load_kthreads(struct trace_scope *s, const char *dir,
-			      struct sw_err *err);
-/*
- * Analyses @trace as @s says and adds its metrics to @set; @lost gets the
- * events the trace lost. Why metrics are unknown, if so, goes to stderr.
- */
-int trace_scope_measure(struct trace_scope *s, const char *trace,
-			struct metric_set *set, uint64_t *lost,
-			struct sw_err *err);
+int measure_files(const struct measure_in *in, struct metric_set *set,
+		  struct measure_out *out, struct sw_err *err);
 
-#endif /* SW_TRACE_SCOPE_H */
+#endif /* SW_MEASURE_H */

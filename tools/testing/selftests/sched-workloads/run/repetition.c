@@ -125,110 +125,6 @@ fail:
 	return -1;
 }
 
-/*
- * The passes a thread of @task logs when it runs its whole event list,
- * its "loop" times the loops of its phases (one line each), or 0 when it
- * loops until the end (a "loop" of -1, the default).
- */
-static size_t finite_passes(const struct workload *w, const char *task)
-{
-	struct json_object *tasks, *t, *v, *phases;
-	long loop = -1, per = 0;
-
-	if (!json_object_object_get_ex(w->root, "tasks", &tasks) ||
-	    !json_object_object_get_ex(tasks, task, &t))
-		return 0;
-	if (json_object_object_get_ex(t, "loop", &v))
-		loop = json_object_get_int64(v);
-	if (loop <= 0)
-		return 0;
-	if (!json_object_object_get_ex(t, "phases", &phases))
-		return loop;
-	json_object_object_foreach(phases, name, ph) {
-		long n = 1;
-
-		(void)name;
-		if (json_object_object_get_ex(ph, "loop", &v))
-			n = json_object_get_int64(v);
-		if (n <= 0)
-			return 0;
-		per += n;
-	}
-	return loop * per;
-}
-
-/*
- * rt-app logs a pass as it ends, and a workload runs threads to its end
- * (else rt-app exits early, refused above): the last logged pass ends at
- * most about two passes before the run does (its duration, or rt-app's
- * exit if sooner), as the pass the duration cuts is not logged. Logs
- * that stop earlier lost their end (a full disk, a cut file) and would
- * be judged as a shorter run. A thread of a finite
- * "loop" that logged every pass of it ended on its own (a synthesized
- * copy's, up to a second before the whole seconds of "duration"): it is
- * complete wherever it stops. No pass at all is a result (threads that
- * never ran), for "passes" checks to judge.
- */
-#define LOG_END_SLACK_S 0.1
-
-static int check_logs_reach_end(const struct workload *w,
-				const struct rtapp_logs *logs,
-				uint64_t run_end_ns, const char *dir,
-				struct sw_err *err)
-{
-	double last = 0, pass = 0, gap_s;
-	size_t i, all;
-
-	for (i = 0; i < logs->n; i++) {
-		const struct rtapp_task_log *t = &logs->t[i];
-
-		all = finite_passes(w, t->task);
-		if (!t->passes || (all && t->passes == all))
-			continue;
-		last = fmax(last, t->end_us);
-		pass = fmax(pass, (t->end_us - t->start_us) / t->passes);
-	}
-	if (!last)
-		return 0;
-	gap_s = (run_end_ns / 1e3 - last) / 1e6;
-	if (gap_s > 2 * pass / 1e6 + LOG_END_SLACK_S)
-		return sw_err_set(err, SW_EXIT_BAD_LOG,
-				  "%s: rt-app's logs end %.2f s before its run did (a pass takes %.3f s on average): they lost their end (a full disk, a cut file), and a shorter run is not judged",
-				  dir, gap_s, pass / 1e6);
-	return 0;
-}
-
-/* The trace's metrics, scoped to the workload's threads and window. */
-static int add_trace_metrics(const struct workload *w, const char *dir,
-			     const struct rtapp_logs *logs,
-			     struct metric_set *set, char *neighbours,
-			     size_t nlen, struct sw_err *err)
-{
-	char trace[PATH_MAX], explain[PATH_MAX];
-	struct trace_scope scope;
-	uint64_t lost = 0;
-	int ret;
-
-	snprintf(neighbours, nlen, "%s", "");
-	if (path_join(trace, sizeof(trace), dir, "trace.dat") ||
-	    path_join(explain, sizeof(explain), dir, "explain.txt"))
-		return sw_err_set(err, SW_EXIT_RUN_ERROR, "%s: path too long", dir);
-	if (trace_scope_init(&scope, w, logs, err))
-		return -1;
-	if (trace_scope_load_kthreads(&scope, dir, err)) {
-		trace_scope_free(&scope);
-		return -1;
-	}
-	/* where wc.* and rt.* come from, for whoever looks into a failure */
-	scope.explain = fopen(explain, "w");
-	ret = trace_scope_measure(&scope, trace, set, &lost, err);
-	if (scope.explain)
-		fclose(scope.explain);
-	snprintf(neighbours, nlen, "%s", scope.neighbours);
-	trace_scope_free(&scope);
-	return ret;
-}
-
 static struct json_object *events_json(const struct metric_set *set)
 {
 	return set->events ? event_rep_to_json(set->events) :
@@ -239,27 +135,30 @@ int repetition_run(const struct workload *w, const struct repetition_opts *o,
 		   const char *dir, struct metric_set *set, char *neighbours,
 		   size_t nlen, struct sw_err *err)
 {
-	struct rtapp_logs logs;
-	uint64_t t, run_end_ns = 0;
-	char path[PATH_MAX];
+	struct measure_in in = {
+		.w = w, .logs = dir, .basename = REPETITION_BASENAME,
+	};
+	char path[PATH_MAX], trace[PATH_MAX];
+	struct measure_out out;
+	uint64_t t;
 	int ret;
 
 	if (mkdir_p(dir))
 		return sw_err_set(err, SW_EXIT_RUN_ERROR, "%s: cannot create: %s",
 				  dir, strerror(errno));
-	if (record(w, o, dir, &run_end_ns, err))
+	if (record(w, o, dir, &in.run_end_ns, err))
 		return -1;
 	t = now_mono_ns();
-	if (rtapp_logs_load(dir, REPETITION_BASENAME, &logs, err))
-		return -1;
-	ret = check_logs_reach_end(w, &logs, run_end_ns, dir, err);
-	if (!ret)
-		ret = rtapp_logs_add_metrics(&logs, set, err);
-	if (!ret)
-		ret = add_trace_metrics(w, dir, &logs, set, neighbours, nlen, err);
-	if (!ret && host_gauge_add(&logs, set))
-		ret = sw_err_set(err, SW_EXIT_RUN_ERROR, "out of memory");
-	rtapp_logs_free(&logs);
+	if (path_join(trace, sizeof(trace), dir, "trace.dat") ||
+	    path_join(path, sizeof(path), dir, "explain.txt"))
+		return sw_err_set(err, SW_EXIT_RUN_ERROR, "%s: path too long", dir);
+	in.trace = trace;
+	/* where wc.* and rt.* come from, for whoever looks into a failure */
+	in.explain = fopen(path, "w");
+	ret = measure_files(&in, set, &out, err);
+	if (in.explain)
+		fclose(in.explain);
+	snprintf(neighbours, nlen, "%s", out.neighbours);
 	if (ret)
 		return -1;
 	if (path_join(path, sizeof(path), dir, "metrics.json"))
