@@ -9,11 +9,11 @@
  * A kthreads.txt in the --logs directory says which pids were kernel
  * threads (kthreads.h); without it they are known by name.
  */
-#include <getopt.h>
 #include <stdio.h>
 #include <string.h>
 
-#include "cmd/cmd_analyze.h"
+#include "cmd/cmd.h"
+#include "cmd/options.h"
 #include "judge/baseline.h"
 #include "lib/event_hist.h"
 #include "run/ktap.h"
@@ -30,57 +30,6 @@ struct analyze_opts {
 	int all_cpus, explain, use_libtracecmd;
 	uint64_t timeline_start, timeline_end;	/* ns; end 0: none */
 };
-
-static const struct option analyze_long_opts[] = {
-	{ "logs", required_argument, NULL, 'l' },
-	{ "basename", required_argument, NULL, 'n' },
-	{ "trace", required_argument, NULL, 't' },
-	{ "workload", required_argument, NULL, 'W' },
-	{ "metrics-out", required_argument, NULL, 'm' },
-	{ "events-out", required_argument, NULL, 'e' },
-	{ "buffer", required_argument, NULL, 'B' },
-	{ "all-cpus", no_argument, NULL, 'a' },
-	{ "baseline", required_argument, NULL, 'b' },
-	{ "explain", no_argument, NULL, 'x' },
-	{ "timeline", required_argument, NULL, 'T' },
-	{ "reader", required_argument, NULL, 'r' },
-	{ "help", no_argument, NULL, 'h' },
-	{ NULL, 0, NULL, 0 },
-};
-
-static void analyze_usage(FILE *f)
-{
-	fprintf(f,
-		"usage: sched-workloads analyze [--logs DIR [--basename rt-app]]\n"
-		"                               [--trace trace.dat] [--workload FILE]\n"
-		"                               [--metrics-out FILE] [--events-out FILE]\n"
-		"                               [--buffer NAME]\n"
-		"                               [--all-cpus] [--baseline FILE]\n"
-		"                               [--explain | --timeline START,END]\n"
-		"                               [--reader pages|libtracecmd]\n"
-		"  --workload  the checks to judge; its tasks and their \"cpus\" also\n"
-		"              say which threads get per-task trace metrics and\n"
-		"              where they may run (work conservation)\n"
-		"  --all-cpus  every task of the trace may run on every CPU (a trace\n"
-		"              from elsewhere, without a workload to say so)\n"
-		"  --buffer    the trace.dat buffer (instance) to read\n"
-		"  --baseline  a baseline file for the workload's baseline checks\n"
-		"  --events-out  the series behind the tail metrics, as histograms\n"
-		"              (a repetition's events.json)\n"
-		"  --explain   where the trace's wc.* and rt.wait_while_lower\n"
-		"              come from (the longest stretches: when, which\n"
-		"              CPU, which tasks) and the tasks outside the\n"
-		"              workload that ran most, instead of metrics or\n"
-		"              verdicts\n"
-		"  --timeline  what ran and what waited on each CPU between two\n"
-		"              times of the trace clock (s, as --explain prints\n"
-		"              them, e.g. 2012.610021,2012.640000; at most 10 s\n"
-		"              apart), as JSON, instead of metrics or verdicts\n"
-		"  --reader    how to read a version 7 trace.dat's events: its\n"
-		"              ring-buffer pages directly (the default), or\n"
-		"              libtracecmd's iteration (slower; for cross-checks)\n"
-		"  DIR/kthreads.txt, when there, lists the kernel threads\n");
-}
 
 /*
  * The workload, when given, scopes the trace as in a run: its threads,
@@ -204,24 +153,35 @@ static int parse_trace_ts(const char *s, const char **end, uint64_t *ns)
 }
 
 /* "START,END": seconds of the trace clock, as --explain prints them. */
-static int parse_timeline(const char *arg, struct analyze_opts *o)
+static int parse_timeline(const char *arg, void *dest, char *why, size_t len)
 {
+	struct analyze_opts *o = dest;
 	uint64_t start, end;
 	const char *p;
 
 	if (parse_trace_ts(arg, &p, &start) || *p != ',' ||
 	    parse_trace_ts(p + 1, &p, &end) || *p || end <= start) {
-		fprintf(stderr, "sched-workloads: --timeline: START,END in seconds of the trace clock, START < END, not \"%s\"\n",
-			arg);
+		snprintf(why, len, "START,END in seconds of the trace clock, START < END, not \"%s\"",
+			 arg);
 		return -1;
 	}
 	if (end - start > TIMELINE_MAX_S * 1000000000ull) {
-		fprintf(stderr, "sched-workloads: --timeline: %s: at most %d s apart\n",
-			arg, TIMELINE_MAX_S);
+		snprintf(why, len, "%s: at most %d s apart", arg,
+			 TIMELINE_MAX_S);
 		return -1;
 	}
 	o->timeline_start = start;
 	o->timeline_end = end;
+	return 0;
+}
+
+static int parse_reader(const char *arg, void *dest, char *why, size_t len)
+{
+	if (strcmp(arg, "pages") && strcmp(arg, "libtracecmd")) {
+		snprintf(why, len, "pages or libtracecmd, not \"%s\"", arg);
+		return -1;
+	}
+	*(int *)dest = !strcmp(arg, "libtracecmd");
 	return 0;
 }
 
@@ -232,64 +192,60 @@ int cmd_analyze(int argc, char **argv)
 	struct metric_set set = { .events = &ev };
 	struct sw_err err = { 0 };
 	unsigned long long lost;
+	const struct cmd_option opts[] = {
+		OPT_TEXT("logs", 0, &o.logs, "DIR",
+			 "rt-app's logs (and kthreads.txt, the kernel threads then)"),
+		OPT_TEXT("basename", 0, &o.basename, "NAME",
+			 "rt-app's log_basename"),
+		OPT_TEXT("trace", 0, &o.trace, "FILE",
+			 "the trace.dat"),
+		OPT_TEXT("workload", 0, &o.workload, "FILE",
+			 "the checks to judge; its tasks and their \"cpus\" also say\n"
+		  "which threads get per-task trace metrics and where they may\n"
+		  "run (work conservation)"),
+		OPT_TEXT("metrics-out", 0, &o.metrics_out, "FILE",
+			 "the metrics as JSON, with --workload"),
+		OPT_TEXT("events-out", 0, &o.events_out, "FILE",
+			 "the series behind the tail metrics, as histograms\n"
+		  "(a repetition's events.json)"),
+		OPT_TEXT("buffer", 0, &o.buffer, "NAME",
+			 "the trace.dat buffer (instance) to read"),
+		OPT_FLAG("all-cpus", 0, &o.all_cpus,
+			 "every task of the trace may run on every CPU (a trace\n"
+		  "from elsewhere, without a workload to say so)"),
+		OPT_TEXT("baseline", 0, &o.baseline, "FILE",
+			 "a baseline file for the workload's baseline checks"),
+		OPT_FLAG("explain", 0, &o.explain,
+			 "where the trace's wc.* and rt.wait_while_lower come from\n"
+		  "(the longest stretches: when, which CPU, which tasks) and\n"
+		  "the tasks outside the workload that ran most, instead of\n"
+		  "metrics or verdicts"),
+		OPT_CALL("timeline", 0, &o, "START,END",
+			 "what ran and waited on each CPU between two times of the\n"
+			 "trace clock (s, as --explain prints them; at most 10 s\n"
+			 "apart), as JSON, instead of metrics or verdicts",
+			 parse_timeline),
+		OPT_CALL("reader", 0, &o.use_libtracecmd, "pages|libtracecmd",
+			 "how to read a version 7 trace.dat: its ring-buffer pages\n"
+			 "(the default) or libtracecmd's iteration (for cross-checks)",
+			 parse_reader),
+	};
+	const struct cmd_usage u = {
+		.cmd = argv[0],
+		.synopsis = "[--logs DIR] [--trace FILE] [--workload FILE] [options]",
+		.what = "The measuring half of a run, on files: the metrics as JSON;\n"
+			"with --workload, its verdicts as KTAP.",
+		.opts = opts, .nopts = ARRAY_SIZE(opts),
+	};
 	FILE *mf;
-	int c;
+	int first;
 
-	while ((c = getopt_long(argc, argv, "", analyze_long_opts, NULL)) != -1) {
-		switch (c) {
-		case 'l':
-			o.logs = optarg;
-			break;
-		case 'n':
-			o.basename = optarg;
-			break;
-		case 't':
-			o.trace = optarg;
-			break;
-		case 'W':
-			o.workload = optarg;
-			break;
-		case 'm':
-			o.metrics_out = optarg;
-			break;
-		case 'e':
-			o.events_out = optarg;
-			break;
-		case 'B':
-			o.buffer = optarg;
-			break;
-		case 'a':
-			o.all_cpus = 1;
-			break;
-		case 'b':
-			o.baseline = optarg;
-			break;
-		case 'x':
-			o.explain = 1;
-			break;
-		case 'T':
-			if (parse_timeline(optarg, &o))
-				return SW_EXIT_USAGE;
-			break;
-		case 'r':
-			if (strcmp(optarg, "pages") &&
-			    strcmp(optarg, "libtracecmd")) {
-				analyze_usage(stderr);
-				return SW_EXIT_USAGE;
-			}
-			o.use_libtracecmd = !strcmp(optarg, "libtracecmd");
-			break;
-		case 'h':
-			analyze_usage(stdout);
-			return SW_EXIT_PASS;
-		default:
-			analyze_usage(stderr);
-			return SW_EXIT_USAGE;
-		}
-	}
+	first = options_parse(&u, argc, argv);
+	if (first < 0)
+		return options_exit(first);
 	if ((!o.logs && !o.trace) || ((o.explain || o.timeline_end) && !o.trace) ||
-	    (o.explain && o.timeline_end) || optind != argc) {
-		analyze_usage(stderr);
+	    (o.explain && o.timeline_end)) {
+		options_usage(&u, stderr);
 		return SW_EXIT_USAGE;
 	}
 	if (measure(&o, &set, &lost, &err))

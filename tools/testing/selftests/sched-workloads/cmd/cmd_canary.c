@@ -17,16 +17,10 @@
 
 #include "judge/canary.h"
 #include "judge/machine_drift.h"
-#include "cmd/cmd_canary.h"
+#include "cmd/cmd.h"
+#include "cmd/options.h"
 #include "judge/metric_registry.h"
 #include "lib/util.h"
-
-static void canary_usage(FILE *f)
-{
-	fprintf(f,
-		"usage: sched-workloads canary\n"
-		"       sched-workloads canary --compare METRIC BASE... -- CUR\n");
-}
 
 /* @what and @pos name the value in the message: "baseline value 2". */
 static int parse_value(const char *s, const char *what, int pos, double *v)
@@ -51,10 +45,6 @@ static int compare_args(int argc, char **argv)
 	char why[256];
 	int i, nb = 0, sep = -1, ret = SW_EXIT_USAGE, r;
 
-	if (argc < 1) {
-		canary_usage(stderr);
-		return SW_EXIT_USAGE;
-	}
 	def = metric_find(argv[0]);
 	if (!def || def->source != SRC_CANARY) {
 		fprintf(stderr,
@@ -96,19 +86,27 @@ int cmd_canary(int argc, char **argv)
 {
 	struct metric_set set = { 0 };
 	struct sw_err err = { 0 };
-	int fd, ret = 0;
+	int fd, ret = 0, compare = 0, first;
+	const struct cmd_option opts[] = {
+		OPT_FLAG("compare", 0, &compare,
+			 "judge CUR against the baseline values BASE... of METRIC, as a run does"),
+	};
+	const struct cmd_usage u = {
+		.cmd = argv[0],
+		.synopsis = "\n--compare METRIC BASE... -- CUR",
+		.what = "Measures the machine for about a second (the canary a run takes\n"
+			"before each round) and prints it as JSON.",
+		.opts = opts, .nopts = ARRAY_SIZE(opts),
+		.stop_at_operand = 1, .max_operands = -1,
+	};
 
-	/* argv[0] is "canary". */
-	if (argc > 1 && !strcmp(argv[1], "--compare"))
-		return compare_args(argc - 2, argv + 2);
-	if (argc > 1 && (!strcmp(argv[1], "-h") || !strcmp(argv[1], "--help"))) {
-		canary_usage(stdout);
-		return 0;
-	}
-	if (argc > 1) {
-		fprintf(stderr, "sched-workloads: canary: unknown argument \"%s\"\n",
-			argv[1]);
-		canary_usage(stderr);
+	first = options_parse(&u, argc, argv);
+	if (first < 0)
+		return options_exit(first);
+	if (compare && argc - first >= 1)
+		return compare_args(argc - first, argv + first);
+	if (compare || first != argc) {
+		options_usage(&u, stderr);
 		return SW_EXIT_USAGE;
 	}
 	fd = live_lock_take(lock_waiting, NULL);

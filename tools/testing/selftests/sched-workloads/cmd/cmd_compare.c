@@ -13,13 +13,13 @@
  * judged metric regressed.
  */
 #include <dirent.h>
-#include <getopt.h>
 #include <limits.h>
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
 
-#include "cmd/cmd_compare.h"
+#include "cmd/cmd.h"
+#include "cmd/options.h"
 #include "judge/compare.h"
 #include "lib/event_hist.h"
 #include "judge/fingerprint.h"
@@ -261,33 +261,31 @@ static const char *class_check(const char *a_dir, const char *b_dir)
 	return mismatch ? why : NULL;
 }
 
-static const struct option compare_opts[] = {
-	{ "force", no_argument, NULL, 'f' },
-	{ "help", no_argument, NULL, 'h' },
-	{ NULL, 0, NULL, 0 },
-};
-
 int cmd_compare(int argc, char **argv)
 {
 	struct compare_totals t = { 0 };
 	const char *a_dir, *b_dir, *why;
-	int c, force = 0, workloads = 0;
+	int force = 0, workloads = 0, first;
+	const struct cmd_option opts[] = {
+		OPT_FLAG("force", 'f', &force,
+			 "compare runs of two machine classes all the same"),
+	};
+	const struct cmd_usage u = {
+		.cmd = argv[0], .synopsis = "[--force] RESULTS_A RESULTS_B",
+		.what = "Every metric of every workload both result directories hold:\n"
+			"the medians, the change, the rank test's p and a verdict, by the\n"
+			"rules of the workload's baseline checks. Exit 1 when one regressed.",
+		.opts = opts, .nopts = ARRAY_SIZE(opts),
+		.min_operands = 2, .max_operands = 2,
+	};
 	struct dirent *de;
 	DIR *d;
 
-	while ((c = getopt_long(argc, argv, "fh", compare_opts, NULL)) != -1) {
-		if (c == 'h') {
-			printf("usage: sched-workloads compare [--force] RESULTS_A RESULTS_B\n");
-			return SW_EXIT_PASS;
-		}
-		if (c != 'f')
-			goto usage;
-		force = 1;
-	}
-	if (argc - optind != 2)
-		goto usage;
-	a_dir = argv[optind];
-	b_dir = argv[optind + 1];
+	first = options_parse(&u, argc, argv);
+	if (first < 0)
+		return options_exit(first);
+	a_dir = argv[first];
+	b_dir = argv[first + 1];
 	why = class_check(a_dir, b_dir);
 	if (why && !force) {
 		fprintf(stderr, "sched-workloads: refusing to compare %s and %s: %s (--force compares anyway)\n",
@@ -327,7 +325,4 @@ int cmd_compare(int argc, char **argv)
 		return SW_EXIT_USAGE;
 	}
 	return t.regressions ? SW_EXIT_FAIL : SW_EXIT_PASS;
-usage:
-	fprintf(stderr, "usage: sched-workloads compare [--force] RESULTS_A RESULTS_B\n");
-	return SW_EXIT_USAGE;
 }

@@ -1,41 +1,23 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * The fingerprint command.
- *
- *   sched-workloads fingerprint [-c NS] [--diff FILE]
- *
- * prints the fingerprint as runs and baselines record it, or with --diff
+ * sched-workloads fingerprint [-c NS] [--diff FILE]: prints the fingerprint as runs and baselines record it, or with --diff
  * the settings that differ from those FILE (a baseline, or a run's
  * fingerprint.json) recorded, as a verdict names them. Two options are
  * for the tests: --root DIR reads the settings under a fake tree, and
  * --width N cuts the difference line as a short buffer would.
  */
-#include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 
-#include "cmd/cmd_fingerprint.h"
+#include "cmd/cmd.h"
+#include "cmd/options.h"
 #include "judge/fingerprint.h"
 #include "judge/sched_settings.h"
+#include "run/battery.h"
 
 #define DIFF_WIDTH	(256 * 1024)
-
-static const char usage[] =
-	"usage: sched-workloads fingerprint [-c NS] [--diff FILE]\n"
-	"  -c, --calibration NS  the calibration runs would record\n"
-	"  --diff FILE           the settings that differ from FILE's (a baseline\n"
-	"                        or a run's fingerprint.json), not the fingerprint\n";
-
-static const struct option fingerprint_opts[] = {
-	{ "calibration", required_argument, NULL, 'c' },
-	{ "diff", required_argument, NULL, 'd' },
-	{ "root", required_argument, NULL, 'R' },
-	{ "width", required_argument, NULL, 'W' },
-	{ "help", no_argument, NULL, 'h' },
-	{ NULL, 0, NULL, 0 },
-};
 
 /* @path's JSON object, or NULL with @err naming the file and the place. */
 static struct json_object *load(const char *path, struct sw_err *err)
@@ -123,44 +105,35 @@ fail:
 	return err.code;
 }
 
-int cmd_fingerprint(int argc, char **argv, long calibration)
+int cmd_fingerprint(int argc, char **argv)
 {
 	const char *diff = NULL, *root = NULL;
-	size_t width = DIFF_WIDTH;
+	long calibration = BATTERY_CALIBRATION, width = DIFF_WIDTH;
+	const struct cmd_option opts[] = {
+		OPT_CALIBRATION(&calibration),
+		OPT_TEXT("diff", 'd', &diff, "FILE",
+			 "the settings that differ from FILE's (a baseline or a run's fingerprint.json)"),
+		OPT_TEXT("root", 0, &root, "DIR",
+			 "read the settings under DIR, not / (for the tests)"),
+		OPT_LONG("width", 0, &width, 1, DIFF_WIDTH, "N",
+			 "cut the difference line at N bytes (for the tests)"),
+	};
+	const struct cmd_usage u = {
+		.cmd = argv[0], .synopsis = "[-c NS] [--diff FILE]",
+		.what = "Prints the fingerprint as runs and baselines record it: the machine\n"
+			"class, the kernel, rt-app and the settings in force; with --diff,\n"
+			"the settings that differ from those FILE recorded, as a verdict\n"
+			"names them.",
+		.opts = opts, .nopts = ARRAY_SIZE(opts),
+	};
+	int first = options_parse(&u, argc, argv);
 	struct fingerprint fp;
 	struct json_object *j;
 	struct stat st;
-	char *end;
-	int c, rc;
+	int rc;
 
-	while ((c = getopt_long(argc, argv, "c:h", fingerprint_opts,
-				NULL)) != -1) {
-		switch (c) {
-		case 'c':
-			calibration = strtol(optarg, &end, 10);
-			if (*end || calibration <= 0)
-				goto usage;
-			break;
-		case 'd':
-			diff = optarg;
-			break;
-		case 'R':
-			root = optarg;
-			break;
-		case 'W':
-			width = strtoul(optarg, &end, 10);
-			if (*end || !width || width > DIFF_WIDTH)
-				goto usage;
-			break;
-		case 'h':
-			printf("%s", usage);
-			return SW_EXIT_PASS;
-		default:
-			goto usage;
-		}
-	}
-	if (optind != argc)
-		goto usage;
+	if (first < 0)
+		return options_exit(first);
 	if (root && (stat(root, &st) || !S_ISDIR(st.st_mode))) {
 		fprintf(stderr, "sched-workloads: --root %s: not a directory\n",
 			root);
@@ -182,7 +155,4 @@ int cmd_fingerprint(int argc, char **argv, long calibration)
 	}
 	fingerprint_free(&fp);
 	return rc;
-usage:
-	fprintf(stderr, "%s", usage);
-	return SW_EXIT_USAGE;
 }

@@ -28,7 +28,6 @@
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
-#include <getopt.h>
 #include <limits.h>
 #include <math.h>
 #include <signal.h>
@@ -43,11 +42,13 @@
 
 #include "judge/baseline.h"
 #include "lib/cleanup.h"
-#include "cmd/cmd_qualify.h"
+#include "cmd/cmd.h"
+#include "cmd/options.h"
 #include "judge/fingerprint.h"
 #include "lib/stats.h"
 #include "lib/util.h"
 #include "judge/verdict.h"
+#include "run/battery.h"
 
 /* The per-repetition rate beyond a bound that verdict.c is built for. */
 #define QUALIFY_MAX_Q 0.03
@@ -222,82 +223,12 @@ static void tally_log(struct qualify *q, const char *path)
 	fclose(f);
 }
 
-/*
- * The tool itself as a child: @argv after the program name, stdout to
- * @log (created), the live lock already held by us. Returns its exit
- * code, or -1.
- */
-static int run_child(char *const argv[], const char *log)
-{
-	pid_t pid, self = getpid();
-	int fd, status;
-
-	fd = open(log, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
-	if (fd < 0)
-		return -1;
-	pid = fork();
-	if (pid < 0) {
-		close(fd);
-		return -1;
-	}
-	if (!pid) {
-		/* Killed with us, it still restores what it changed. */
-		if (prctl(PR_SET_PDEATHSIG, SIGTERM) || getppid() != self)
-			_exit(127);
-		dup2(fd, STDOUT_FILENO);
-		setenv("SCHED_WORKLOADS_LOCK", "", 1);
-		execv("/proc/self/exe", argv);
-		_exit(127);
-	}
-	close(fd);
-	while (waitpid(pid, &status, 0) < 0) {
-		if (errno != EINTR)
-			return -1;
-		/* Ours to stop: it restores what it changed, then exits. */
-		if (cleanup_interrupted())
-			kill(pid, SIGTERM);
-	}
-	return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
-}
-
 struct qopts {
-	int k, no_record, reps, base_reps;
-	const char *bdir, *root, *gap, *workloads;
+	int k, no_record;
+	struct battery_opts run, record;
 	char *const *names;
 	int nnames;
 };
-
-/* argv for "sched-workloads run|baseline ..." of the child. */
-static char **child_argv(const struct qopts *o, const char *cmd,
-			 const char *results, const char *reps)
-{
-	char **argv = calloc(16 + o->nnames, sizeof(*argv));
-	int i, n = 0;
-
-	if (!argv)
-		return NULL;
-	argv[n++] = "sched-workloads";
-	argv[n++] = (char *)cmd;
-	argv[n++] = "-r";
-	argv[n++] = (char *)results;
-	argv[n++] = "-B";
-	argv[n++] = (char *)o->bdir;
-	if (reps) {
-		argv[n++] = "-n";
-		argv[n++] = (char *)reps;
-	}
-	if (o->gap) {
-		argv[n++] = "-g";
-		argv[n++] = (char *)o->gap;
-	}
-	if (o->workloads) {
-		argv[n++] = "-w";
-		argv[n++] = (char *)o->workloads;
-	}
-	for (i = 0; i < o->nnames; i++)
-		argv[n++] = o->names[i];
-	return argv;
-}
 
 /* Its repetitions beyond the bound show q above QUALIFY_MAX_Q. */
 static int too_tight(const struct qcheck *c)
@@ -395,7 +326,7 @@ static void print_report(const struct qualify *q, const char *class_name)
 		printf("# no baseline check drifts\n");
 }
 
-static int write_record(const struct qualify *q, const struct qopts *o,
+static int write_record(const struct qualify *q, const char *bdir,
 			const struct fingerprint *fp)
 {
 	struct json_object *root = json_object_new_object();
@@ -449,7 +380,7 @@ static int write_record(const struct qualify *q, const struct qopts *o,
 		json_object_object_add(checks, c->name, j);
 	}
 	json_object_object_add(root, "checks", checks);
-	snprintf(path, sizeof(path), "%s/%s/qualification.json", o->bdir,
+	snprintf(path, sizeof(path), "%s/%s/qualification.json", bdir,
 		 fp->class_name);
 	ret = json_object_to_file_ext(path, root, JSON_C_TO_STRING_PRETTY |
 				      JSON_C_TO_STRING_NOSLASHESCAPE);
@@ -466,18 +397,18 @@ static void lock_waiting(const char *path)
 }
 
 
-static int run_qualification(const struct qopts *o)
+static int run_qualification(const struct qopts *o, const char *root)
 {
+	struct battery_opts run = o->run, record = o->record;
 	struct qualify q = { 0 };
 	struct fingerprint fp;
-	char dir[PATH_MAX], log[PATH_MAX + 32], stamp[32];
+	char dir[PATH_MAX], log[PATH_MAX + 32], bdir[PATH_MAX + 32], stamp[32];
 	time_t now = time(NULL);
-	char **argv;
 	int k, rc, failed, lock, ret = 1;
 
 	fingerprint_read(&fp, 0);
 	strftime(stamp, sizeof(stamp), "%Y%m%d-%H%M%S", localtime(&now));
-	snprintf(dir, sizeof(dir), "%s/qualify-%s", o->root, stamp);
+	snprintf(dir, sizeof(dir), "%s/qualify-%s", root, stamp);
 	if (mkdir_p(dir)) {
 		fprintf(stderr, "sched-workloads: %s: cannot create: %s\n", dir,
 			strerror(errno));
@@ -487,30 +418,22 @@ static int run_qualification(const struct qopts *o)
 	printf("# qualifying %s: results in %s\n", fp.class_name, dir);
 	if (!o->no_record) {
 		snprintf(log, sizeof(log), "%s/baseline.ktap", dir);
-		snprintf(stamp, sizeof(stamp), "%d", o->base_reps);
-		argv = child_argv(o, "baseline", dir,
-				  o->base_reps ? stamp : NULL);
-		printf("# recording the baselines into %s/%s (%s)\n", o->bdir,
-		       fp.class_name, log);
-		fflush(stdout);
-		rc = argv ? run_child(argv, log) : -1;
-		free(argv);
+		record.results_root = dir;
+		printf("# recording the baselines into %s/%s (%s)\n",
+		       record.baseline_dir, fp.class_name, log);
+		rc = battery_run_logged(&record, o->names, o->nnames, log);
 		if (rc) {
 			printf("# recording failed (exit %d): see %s\n", rc, log);
 			goto out;
 		}
 	}
 	for (k = 1; k <= o->k && !cleanup_interrupted(); k++) {
-		char bdir[PATH_MAX + 32], reps[16];
-
 		snprintf(bdir, sizeof(bdir), "%s/battery-%d", dir, k);
 		snprintf(log, sizeof(log), "%s/battery-%d.ktap", dir, k);
-		snprintf(reps, sizeof(reps), "%d", o->reps);
 		if (mkdir_p(bdir))
 			goto out;
-		argv = child_argv(o, "run", bdir, o->reps ? reps : NULL);
-		rc = argv ? run_child(argv, log) : -1;
-		free(argv);
+		run.results_root = bdir;
+		rc = battery_run_logged(&run, o->names, o->nnames, log);
 		failed = 0;
 		if (rc < 0 || tally_battery(&q, bdir, &failed)) {
 			printf("# battery %d broke (exit %d): see %s\n", k, rc, log);
@@ -524,7 +447,7 @@ static int run_qualification(const struct qopts *o)
 		fflush(stdout);
 	}
 	print_report(&q, fp.class_name);
-	if (q.batteries && write_record(&q, o, &fp))
+	if (q.batteries && write_record(&q, run.baseline_dir, &fp))
 		printf("# cannot write the qualification record\n");
 	ret = q.batteries == o->k && q.clean == q.batteries ? 0 : 1;
 out:
@@ -536,75 +459,53 @@ out:
 
 int cmd_qualify(int argc, char **argv)
 {
-	static const struct option opts[] = {
-		{ "batteries", required_argument, NULL, 'k' },
-		{ "no-record", no_argument, NULL, 'N' },
-		{ "repetitions", required_argument, NULL, 'n' },
-		{ "baseline-repetitions", required_argument, NULL, 'm' },
-		{ "baselines", required_argument, NULL, 'B' },
-		{ "results", required_argument, NULL, 'r' },
-		{ "confirm-gap", required_argument, NULL, 'g' },
-		{ "workloads", required_argument, NULL, 'w' },
-		{ "help", no_argument, NULL, 'h' },
-		{ NULL, 0, NULL, 0 },
+	struct qopts o = { .k = 10 };
+	const char *root = "results";
+	char bdir[PATH_MAX];
+	long calibration;
+	const struct cmd_option opts[] = {
+		OPT_INT("batteries", 'k', &o.k, 1, 1000, "K",
+			 "clean batteries run against the baselines"),
+		OPT_FLAG("no-record", 0, &o.no_record,
+			 "keep the baselines there are, record none"),
+		OPT_REPETITIONS(&o.run.repetitions,
+				"runs of each workload in a round of a battery"),
+		OPT_INT("baseline-repetitions", 'm', &o.record.repetitions, 1,
+			OPTIONS_REPS_MAX, "M",
+			"repetitions of each workload in its baseline"),
+		OPT_BASELINES(&o.run.baseline_dir),
+		OPT_RESULTS(&root),
+		OPT_CONFIRM_GAP(&o.run.confirm_gap_s),
+		OPT_WORKLOADS(&o.run.workload_dir),
+		OPT_CALIBRATION(&calibration),
 	};
-	struct qopts o = { .k = 10, .root = "results" };
-	char def[PATH_MAX];
-	FILE *uf = stderr;
-	int c;
+	const struct cmd_usage u = {
+		.cmd = argv[0], .synopsis = "[-k K] [--no-record] [options] [WORKLOAD...]",
+		.what = "Records the baselines of the workloads (unless --no-record), then\n"
+			"runs K clean batteries against them on the same kernel and\n"
+			"prints, per check, how often it passed and its least room.",
+		.opts = opts, .nopts = ARRAY_SIZE(opts), .max_operands = -1,
+	};
+	int first;
 
-	while ((c = getopt_long(argc, argv, "k:n:m:B:r:g:w:h", opts, NULL)) != -1) {
-		switch (c) {
-		case 'h':
-			uf = stdout;
-			goto usage;
-		case 'k':
-			o.k = atoi(optarg);
-			break;
-		case 'N':
-			o.no_record = 1;
-			break;
-		case 'n':
-			o.reps = atoi(optarg);
-			break;
-		case 'm':
-			o.base_reps = atoi(optarg);
-			break;
-		case 'B':
-			o.bdir = optarg;
-			break;
-		case 'r':
-			o.root = optarg;
-			break;
-		case 'g':
-			o.gap = optarg;
-			break;
-		case 'w':
-			o.workloads = optarg;
-			break;
-		default:
-			goto usage;
-		}
+	battery_opts_init(&o.run, 0);
+	battery_opts_init(&o.record, 1);
+	calibration = o.run.calibration;
+	first = options_parse(&u, argc, argv);
+	if (first < 0)
+		return options_exit(first);
+	if (!o.run.baseline_dir) {
+		baseline_default_dir(bdir, sizeof(bdir));
+		o.run.baseline_dir = bdir;
 	}
-	if (o.k < 1 || o.k > 1000 || o.reps < 0 || o.reps > 16 ||
-	    o.base_reps < 0 || o.base_reps > 16)
-		goto usage;
-	if (!o.bdir) {
-		if (baseline_default_dir(def, sizeof(def)))
-			snprintf(def, sizeof(def), "baselines");
-		o.bdir = def;
-	}
-	o.names = argv + optind;
-	o.nnames = argc - optind;
+	o.run.calibration = calibration;
+	/* The baselines are recorded as the batteries will run. */
+	o.record.calibration = calibration;
+	o.record.baseline_dir = o.run.baseline_dir;
+	o.record.workload_dir = o.run.workload_dir;
+	o.record.confirm_gap_s = o.run.confirm_gap_s;
+	o.names = argv + first;
+	o.nnames = argc - first;
 	cleanup_install_handlers();
-	return run_qualification(&o);
-usage:
-	fprintf(uf,
-		"usage: sched-workloads qualify [-k K] [--no-record] [-m M] [-n N]\n"
-		"                               [-B DIR] [-r DIR] [-g S] [-w DIR]\n"
-		"                               [WORKLOAD...]\n"
-		"  record the baselines (M repetitions; unless --no-record), then run\n"
-		"  K (10) clean batteries against them (N repetitions a round) and\n"
-		"  print, per check, how often it passed and its least room\n");
-	return uf == stdout ? SW_EXIT_PASS : SW_EXIT_USAGE;
+	return run_qualification(&o, root);
 }

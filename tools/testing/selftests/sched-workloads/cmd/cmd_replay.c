@@ -16,7 +16,6 @@
  * Without a baseline (neither option, and none of this machine class in
  * the default directory), baseline checks skip.
  */
-#include <getopt.h>
 #include <libgen.h>
 #include <limits.h>
 #include <stdio.h>
@@ -24,7 +23,9 @@
 #include <string.h>
 
 #include "judge/baseline.h"
-#include "cmd/cmd_replay.h"
+#include "cmd/cmd.h"
+#include "cmd/options.h"
+#include "run/battery.h"
 #include "run/ktap.h"
 #include "run/rounds.h"
 #include "run/repetition.h"
@@ -133,14 +134,6 @@ static int find_baseline(const char *file, const char *bdir, const char *dir,
 	return ret;
 }
 
-static void replay_usage(FILE *f)
-{
-	fprintf(f,
-		"usage: sched-workloads replay [-n N] [--baseline FILE | -B DIR] RESULTS/WORKLOAD\n"
-		"  the run protocol again on the repetitions a run recorded there,\n"
-		"  N a round (default 3)\n");
-}
-
 static int replay_dir(const char *dir, const char *file, const char *bdir,
 		  int reps, struct sw_err *err)
 {
@@ -208,51 +201,38 @@ out:
 
 int cmd_replay(int argc, char **argv)
 {
-	static const struct option opts[] = {
-		{ "baseline", required_argument, NULL, 'b' },
-		{ "baselines", required_argument, NULL, 'B' },
-		{ "repetitions", required_argument, NULL, 'n' },
-		{ "help", no_argument, NULL, 'h' },
-		{ NULL, 0, NULL, 0 },
-	};
 	const char *file = NULL, *bdir = NULL;
+	int reps = BATTERY_REPS, first;
+	const struct cmd_option opts[] = {
+		OPT_TEXT("baseline", 0, &file, "FILE",
+			 "the baseline to judge against (not with -B)"),
+		OPT_BASELINES(&bdir),
+		OPT_REPETITIONS(&reps, "repetitions of a round, as a run takes them"),
+	};
+	const struct cmd_usage u = {
+		.cmd = argv[0],
+		.synopsis = "[-n N] [--baseline FILE | -B DIR] RESULTS/WORKLOAD",
+		.what = "The run protocol again on the repetitions and canaries a run\n"
+			"recorded there, against a baseline (by default this machine\n"
+			"class's in the directory next to the binary).",
+		.opts = opts, .nopts = ARRAY_SIZE(opts),
+		.min_operands = 1, .max_operands = 1,
+	};
 	char def[PATH_MAX];
 	struct sw_err err = { 0 };
-	int c, reps = 3;
 
-	while ((c = getopt_long(argc, argv, "B:n:h", opts, NULL)) != -1) {
-		switch (c) {
-		case 'h':
-			replay_usage(stdout);
-			return SW_EXIT_PASS;
-		case 'b':
-			file = optarg;
-			break;
-		case 'B':
-			bdir = optarg;
-			break;
-		case 'n':
-			reps = atoi(optarg);
-			if (reps < 1 || reps > METRIC_MAX_REPS) {
-				replay_usage(stderr);
-				return SW_EXIT_USAGE;
-			}
-			break;
-		default:
-			replay_usage(stderr);
-			return SW_EXIT_USAGE;
-		}
-	}
-	if (optind != argc - 1 || (file && bdir)) {
-		replay_usage(stderr);
+	first = options_parse(&u, argc, argv);
+	if (first < 0)
+		return options_exit(first);
+	if (file && bdir) {
+		options_usage(&u, stderr);
 		return SW_EXIT_USAGE;
 	}
 	if (!bdir) {
-		if (baseline_default_dir(def, sizeof(def)))
-			snprintf(def, sizeof(def), "baselines");
+		baseline_default_dir(def, sizeof(def));
 		bdir = def;
 	}
-	if (replay_dir(argv[optind], file, bdir, reps, &err)) {
+	if (replay_dir(argv[first], file, bdir, reps, &err)) {
 		fprintf(stderr, "sched-workloads: %s\n", err.msg);
 		return err.code;
 	}

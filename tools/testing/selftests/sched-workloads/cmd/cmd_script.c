@@ -1,6 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * The subcommands written in python3: see cmd_script.h.
+ * sched-workloads export / report / history: python3 programs (they read
+ * result directories and draw; nothing there needs the tracing or rt-app
+ * code), run as subcommands with their own --help. SW_BINARY names this
+ * binary for them.
  */
 #include <errno.h>
 #include <limits.h>
@@ -9,7 +12,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "cmd/cmd_script.h"
+#include "cmd/cmd.h"
 #include "lib/util.h"
 
 /*
@@ -18,7 +21,12 @@
  */
 #define SYSTEM_PYTHON	"/usr/bin/python3"
 
-int cmd_script(const char *script, int argc, char **argv)
+/*
+ * Runs python3 (/usr/bin's if any) <binary's directory>/@script with
+ * argv[1..]. Returns only on error: SW_EXIT_SKIP when python3 or the
+ * script is missing, saying so.
+ */
+static int run_script(const char *script, int argc, char **argv)
 {
 	char dir[PATH_MAX], path[PATH_MAX], self[PATH_MAX];
 	char **args;
@@ -59,4 +67,19 @@ int cmd_script(const char *script, int argc, char **argv)
 		argv[0], strerror(errno));
 	free(args);
 	return SW_EXIT_SKIP;
+}
+
+int cmd_export(int argc, char **argv)
+{
+	return run_script("kcidb.py", argc, argv);
+}
+
+int cmd_report(int argc, char **argv)
+{
+	return run_script("report.py", argc, argv);
+}
+
+int cmd_history(int argc, char **argv)
+{
+	return run_script("history.py", argc, argv);
 }

@@ -30,7 +30,6 @@
  * with where the window cuts them. KTAP out, one result per comparison; exits 0 when
  * every one holds, 1 otherwise.
  */
-#include <getopt.h>
 #include <glob.h>
 #include <limits.h>
 #include <math.h>
@@ -40,7 +39,10 @@
 #include <unistd.h>
 
 #include "lib/subprocess.h"
-#include "desk/cmd_fidelity.h"
+#include "cmd/options.h"
+#include "desk/desk.h"
+#include "lib/cleanup.h"
+#include "run/battery.h"
 #include "trace/trace.h"
 #include "run/workload_check.h"
 
@@ -229,25 +231,31 @@ static int run_copy(const struct workload *w, const char *dir, char *trace,
 		    size_t len, struct sw_err *err)
 {
 	char base[PATH_MAX + 16], log[PATH_MAX + 16], pattern[PATH_MAX * 2];
-	char *const argv[] = { "sched-workloads", "run", "-n", "1", "-r",
-			       (char *)dir, "-B", base, (char *)w->path, NULL };
-	struct child_exit ex;
+	char *names[1];
+	struct battery_opts o;
+	int ret, lock;
 	glob_t g;
-	int ret;
 
+	names[0] = (char *)w->path;
+	battery_opts_init(&o, 0);
+	o.repetitions = 1;
+	o.results_root = dir;
 	/* no baseline: the copy's verdicts are not what is asked */
 	snprintf(base, sizeof(base), "%s/no-baselines", dir);
+	o.baseline_dir = base;
 	snprintf(log, sizeof(log), "%s/run.ktap", dir);
 	if (mkdir_p(dir))
 		return sw_err_set(err, SW_EXIT_RUN_ERROR, "%s: cannot create", dir);
-	if (child_run("/proc/self/exe", argv, log, 0, NULL, NULL, &ex, err))
-		return -1;
-	if (!ex.exited || (ex.code != 0 && ex.code != 1))
-		return sw_err_set(err, ex.exited && ex.code == SW_EXIT_SKIP ?
-				  SW_EXIT_SKIP : SW_EXIT_RUN_ERROR,
-				  "the run of %s %s %d: see %s", w->path,
-				  ex.exited ? "exited" : "was killed by signal",
-				  ex.code, log);
+	/* a battery running meanwhile would disturb the copy, and be */
+	lock = live_lock_take(NULL, cleanup_interrupted);
+	ret = battery_run_logged(&o, names, 1, log);
+	if (lock >= 0)
+		close(lock);
+	if (ret != SW_EXIT_PASS && ret != SW_EXIT_FAIL)
+		return sw_err_set(err, ret == SW_EXIT_SKIP ? SW_EXIT_SKIP :
+				  SW_EXIT_RUN_ERROR,
+				  "the run of %s exited %d: see %s", w->path,
+				  ret, log);
 	snprintf(pattern, sizeof(pattern), "%s/*/%s/rep-1/trace.dat", dir,
 		 w->name);
 	ret = glob(pattern, 0, NULL, &g);
@@ -335,67 +343,49 @@ static int judge_copy(const struct workload *w, const char *orig_path,
 	return v.failed ? SW_EXIT_FAIL : 0;
 }
 
-static void fidelity_usage(FILE *f)
-{
-	fprintf(f,
-		"usage: sched-workloads fidelity [-r DIR] ORIGINAL.dat WORKLOAD.json\n"
-		"\n"
-		"Runs WORKLOAD (made by synthesize from ORIGINAL) once, traced, into\n"
-		"DIR (default results/fidelity-<pid>), and compares each of its tasks\n"
-		"with the thread it stands for: utilisation within 10%%, wakeup rate\n"
-		"within 10%%, a periodic task's period within 5%%. KTAP; exit 0 when\n"
-		"every comparison holds, 1 when one does not.\n");
-}
-
 int cmd_fidelity(int argc, char **argv)
 {
-	static const struct option opts[] = {
-		{ "results", required_argument, NULL, 'r' },
-		{ "help", no_argument, NULL, 'h' },
-		{ NULL, 0, NULL, 0 },
-	};
 	struct sw_err err = { 0 };
 	struct verdict_block vb = { 0 };
 	struct workload w = { 0 };
 	struct side o = { 0 };
 	char dir[PATH_MAX], trace[PATH_MAX];
 	const char *root = NULL;
-	int c, ret;
+	const struct cmd_option opts[] = {
+		OPT_TEXT("results", 'r', &root, "DIR",
+			 "the directory of the run (results/fidelity-<pid>)"),
+	};
+	const struct cmd_usage u = {
+		.cmd = argv[0], .synopsis = "[-r DIR] ORIGINAL.dat WORKLOAD.json",
+		.what = "Runs WORKLOAD (made by synthesize from ORIGINAL) once, traced, and\n"
+			"compares each of its tasks with the thread it stands for:\n"
+			"utilisation within 10%, wakeup rate within 10%, a periodic task's\n"
+			"period within 5%. KTAP; exit 0 when every comparison holds, 1 when\n"
+			"one does not.",
+		.opts = opts, .nopts = ARRAY_SIZE(opts),
+		.min_operands = 2, .max_operands = 2,
+	};
+	int ret, first;
 
-	optind = 1;
-	while ((c = getopt_long(argc, argv, "r:h", opts, NULL)) != -1) {
-		switch (c) {
-		case 'r':
-			root = optarg;
-			break;
-		case 'h':
-			fidelity_usage(stdout);
-			return 0;
-		default:
-			fidelity_usage(stderr);
-			return SW_EXIT_USAGE;
-		}
-	}
-	if (optind != argc - 2) {
-		fidelity_usage(stderr);
-		return SW_EXIT_USAGE;
-	}
+	first = options_parse(&u, argc, argv);
+	if (first < 0)
+		return options_exit(first);
 	if (root)
 		snprintf(dir, sizeof(dir), "%s", root);
 	else
 		snprintf(dir, sizeof(dir), "results/fidelity-%d", (int)getpid());
-	ret = workload_check(argv[optind + 1], &w, &vb, NULL, &err);
+	ret = workload_check(argv[first + 1], &w, &vb, NULL, &err);
 	if (!ret && !json_object_object_get_ex(w.block, "origin", NULL))
 		ret = sw_err_set(&err, SW_EXIT_BAD_WORKLOAD,
 				 "%s: no \"%s.origin\": not made by synthesize, nothing to compare it with",
 				 w.path, WORKLOAD_BLOCK_KEY);
 	/* the original is read first: a bad one wastes no run */
 	if (!ret)
-		ret = side_read(argv[optind], &o, &err);
+		ret = side_read(argv[first], &o, &err);
 	if (!ret)
 		ret = run_copy(&w, dir, trace, sizeof(trace), &err);
 	if (!ret)
-		ret = judge_copy(&w, argv[optind], &o, trace, &err);
+		ret = judge_copy(&w, argv[first], &o, trace, &err);
 	else
 		ret = err.code;
 	if (ret && err.msg[0]) {

@@ -10,7 +10,6 @@
  */
 #include <dirent.h>
 #include <errno.h>
-#include <getopt.h>
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -22,13 +21,14 @@
 #include "trace/capture.h"
 #include "lib/subprocess.h"
 #include "lib/cleanup.h"
-#include "desk/cmd_record.h"
+#include "cmd/options.h"
+#include "desk/desk.h"
 #include "judge/fingerprint.h"
 #include "lib/json_util.h"
+#include "run/battery.h"
 #include "run/prereq.h"
 #include "judge/sched_settings.h"
 
-#define RECORD_BUFFER_KB	32768	/* as a run's: lost none under hackbench */
 #define RECORD_POLL_NS		(50 * 1000 * 1000)	/* /proc sampling */
 #define RECORD_MAX_TASKS	4096	/* threads of the traced tree */
 #define RECORD_MAX_PROCS	65536	/* processes on the machine */
@@ -47,21 +47,6 @@ struct recording {
 	size_t n;
 	int truncated;		/* more than RECORD_MAX_TASKS threads */
 };
-
-static void record_usage(FILE *f)
-{
-	fprintf(f,
-		"usage: sched-workloads record [-o DIR] [-b KB] -- COMMAND [ARG...]\n"
-		"       sched-workloads record [-o DIR] [-b KB] -p PID [-d SECONDS]\n"
-		"       sched-workloads record [-o DIR] [-b KB] -a -d SECONDS\n"
-		"\n"
-		"Traces COMMAND until it exits, or process PID until it exits or\n"
-		"for SECONDS, or the whole system (-a) for SECONDS, into\n"
-		"DIR/trace.dat (default DIR: record-<date>-<time>), with\n"
-		"DIR/record.json: what was traced, when, and each thread of the\n"
-		"traced process tree with its policy, nice and affinity.\n"
-		"Needs root. Ctrl-C stops the recording and keeps what was traced.\n");
-}
 
 /*
  * Fields 3 (state) and 4 (ppid) of /proc/PID/stat, after the comm (which
@@ -380,64 +365,53 @@ static void lock_waiting(const char *path)
 		path);
 }
 
-static const struct option record_long_opts[] = {
-	{ "output", required_argument, NULL, 'o' },
-	{ "buffer-kb", required_argument, NULL, 'b' },
-	{ "pid", required_argument, NULL, 'p' },
-	{ "all", no_argument, NULL, 'a' },
-	{ "duration", required_argument, NULL, 'd' },
-	{ "help", no_argument, NULL, 'h' },
-	{ NULL, 0, NULL, 0 },
-};
-
 int cmd_record(int argc, char **argv)
 {
-	struct record_opts o = { .buffer_kb = RECORD_BUFFER_KB };
+	struct record_opts o = { 0 };
 	struct sw_err err = { 0 };
+	long buffer_kb = BATTERY_BUFFER_KB;
+	const struct cmd_option opts[] = {
+		OPT_TEXT("output", 'o', &o.dir, "DIR",
+			 "where trace.dat and record.json go (record-<date>-<time>)"),
+		OPT_BUFFER_KB(&buffer_kb),
+		OPT_INT("pid", 'p', &o.pid, 1, INT_MAX, "PID",
+			 "trace the process PID (until it exits, or -d)"),
+		OPT_FLAG("all", 'a', &o.all,
+			 "trace the whole system for -d SECONDS"),
+		OPT_SECONDS("duration", 'd', &o.seconds, 0.001, 86400, "SECONDS",
+			    "how long to trace"),
+	};
+	const struct cmd_usage u = {
+		.cmd = argv[0],
+		.synopsis = "[-o DIR] [-b KB] -- COMMAND [ARG...]\n"
+			    "[-o DIR] [-b KB] -p PID [-d SECONDS]\n"
+			    "[-o DIR] [-b KB] -a -d SECONDS",
+		.what = "Traces COMMAND until it exits, or process PID until it exits or\n"
+			"for SECONDS, or the whole system (-a) for SECONDS, into\n"
+			"DIR/trace.dat, with DIR/record.json: what was traced, when, and\n"
+			"each thread of the traced process tree with its policy, nice and\n"
+			"affinity. Needs root. Ctrl-C stops the recording and keeps what\n"
+			"was traced.",
+		.opts = opts, .nopts = ARRAY_SIZE(opts),
+		/* the command's own options are its own */
+		.stop_at_operand = 1, .max_operands = -1,
+	};
 	char dir[64];
 	const char *why;
-	int c, rc, lock;
+	int rc, lock, first;
 
-	/* argv[0] is "record"; "+": the command's own options are its own */
-	while ((c = getopt_long(argc, argv, "+o:b:p:ad:h", record_long_opts,
-				NULL)) != -1) {
-		switch (c) {
-		case 'o':
-			o.dir = optarg;
-			break;
-		case 'b':
-			o.buffer_kb = strtoul(optarg, NULL, 10);
-			break;
-		case 'p':
-			o.pid = atoi(optarg);
-			break;
-		case 'a':
-			o.all = 1;
-			break;
-		case 'd':
-			if (parse_duration_s(optarg, &o.seconds) || o.seconds <= 0) {
-				fprintf(stderr, "sched-workloads: record: -d: seconds, not \"%s\"\n",
-					optarg);
-				return SW_EXIT_USAGE;
-			}
-			break;
-		case 'h':
-			record_usage(stdout);
-			return SW_EXIT_PASS;
-		default:
-			record_usage(stderr);
-			return SW_EXIT_USAGE;
-		}
-	}
-	if (optind < argc)
-		o.argv = argv + optind;
+	first = options_parse(&u, argc, argv);
+	if (first < 0)
+		return options_exit(first);
+	o.buffer_kb = buffer_kb;
+	if (first < argc)
+		o.argv = argv + first;
 	if (!!o.argv + !!o.pid + o.all != 1 || (o.all && !o.seconds) ||
-	    (o.argv && o.seconds) || !o.buffer_kb ||
-	    (o.pid && (o.pid < 1 || !pid_alive(o.pid)))) {
-		if (o.pid && (o.pid < 1 || !pid_alive(o.pid)))
+	    (o.argv && o.seconds) || (o.pid && !pid_alive(o.pid))) {
+		if (o.pid && !pid_alive(o.pid))
 			fprintf(stderr, "sched-workloads: record: no process %d\n",
 				o.pid);
-		record_usage(stderr);
+		options_usage(&u, stderr);
 		return SW_EXIT_USAGE;
 	}
 	why = probe_root();

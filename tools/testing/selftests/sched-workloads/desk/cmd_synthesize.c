@@ -6,7 +6,6 @@
  * thread's policy, nice and affinity and the recorded process tree; the
  * output goes through the same checks as "check" before it is kept.
  */
-#include <getopt.h>
 #include <libgen.h>
 #include <limits.h>
 #include <math.h>
@@ -15,7 +14,8 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "desk/cmd_synthesize.h"
+#include "cmd/options.h"
+#include "desk/desk.h"
 #include "lib/entity_name.h"
 #include "judge/metric_registry.h"
 #include "desk/synthesize.h"
@@ -33,22 +33,6 @@ struct choice {
 	struct json_object *record;	/* record.json, or NULL */
 	const char *record_path;
 };
-
-static void synth_usage(FILE *f)
-{
-	fprintf(f,
-		"usage: sched-workloads synthesize [-o FILE] [-n NAME] [-R RECORD]\n"
-		"                                  [-t GLOB]... [-p PID]... [-T PID]\n"
-		"                                  TRACE.dat\n"
-		"\n"
-		"Writes an rt-app workload that behaves like the chosen threads of\n"
-		"TRACE.dat: those whose comm matches a GLOB (-t), the threads PID\n"
-		"(-p), the process tree of PID (-T: its threads and descendants, from\n"
-		"RECORD); by default every thread record.json lists. RECORD is\n"
-		"record.json of \"sched-workloads record\" (default: beside the trace).\n"
-		"The file (-o, default standard output) passes \"check\"; NAME (default\n"
-		"the file's name) goes in its description.\n");
-}
 
 /* The record.json entry of thread @tid, or NULL. */
 static struct json_object *record_task(const struct choice *c, int tid)
@@ -279,60 +263,67 @@ out:
 	return ret;
 }
 
+static int add_glob(const char *arg, void *dest, char *why, size_t len)
+{
+	struct choice *c = dest;
+
+	if (c->nglobs == SYNTH_MAX_PICKS) {
+		snprintf(why, len, "at most %d", SYNTH_MAX_PICKS);
+		return -1;
+	}
+	c->globs[c->nglobs++] = arg;
+	return 0;
+}
+
+static int add_pid(const char *arg, void *dest, char *why, size_t len)
+{
+	struct choice *c = dest;
+	char *end;
+	long pid = strtol(arg, &end, 10);
+
+	if (*end || end == arg || pid < 1 || pid > INT_MAX ||
+	    c->npids == SYNTH_MAX_PICKS) {
+		snprintf(why, len, "at most %d pids, each a positive integer, not \"%s\"",
+			 SYNTH_MAX_PICKS, arg);
+		return -1;
+	}
+	c->pids[c->npids++] = (int)pid;
+	return 0;
+}
+
 int cmd_synthesize(int argc, char **argv)
 {
-	static const struct option opts[] = {
-		{ "output", required_argument, NULL, 'o' },
-		{ "name", required_argument, NULL, 'n' },
-		{ "record", required_argument, NULL, 'R' },
-		{ "task", required_argument, NULL, 't' },
-		{ "pid", required_argument, NULL, 'p' },
-		{ "tree", required_argument, NULL, 'T' },
-		{ "help", no_argument, NULL, 'h' },
-		{ NULL, 0, NULL, 0 },
-	};
 	const char *out = NULL, *name = NULL, *record = NULL;
 	struct choice c = { 0 };
 	struct sw_err err = { 0 };
 	char defname[64], copy[PATH_MAX];
-	int opt, ret;
+	const struct cmd_option opts[] = {
+		OPT_TEXT("output", 'o', &out, "FILE",
+			 "the workload (standard output)"),
+		OPT_TEXT("name", 'n', &name, "NAME",
+			 "what its description calls it (the file's name)"),
+		OPT_TEXT("record", 'R', &record, "RECORD",
+			 "record.json of \"sched-workloads record\" (beside the trace)"),
+		OPT_CALL("task", 't', &c, "GLOB",
+			 "the threads whose comm matches (repeatable)", add_glob),
+		OPT_CALL("pid", 'p', &c, "PID",
+			 "the thread PID (repeatable)", add_pid),
+		OPT_INT("tree", 'T', &c.tree, 1, INT_MAX, "PID",
+			 "the process tree of PID: its threads and descendants"),
+	};
+	const struct cmd_usage u = {
+		.cmd = argv[0], .synopsis = "[-o FILE] [-n NAME] [-R RECORD] [-t GLOB]... [-p PID]... [-T PID] TRACE.dat",
+		.what = "Writes an rt-app workload that behaves like the chosen threads of\n"
+			"TRACE.dat: by default every thread record.json lists. The file\n"
+			"passes \"check\".",
+		.opts = opts, .nopts = ARRAY_SIZE(opts),
+		.min_operands = 1, .max_operands = 1,
+	};
+	int ret, first;
 
-	optind = 1;
-	while ((opt = getopt_long(argc, argv, "o:n:R:t:p:T:h", opts, NULL)) != -1) {
-		switch (opt) {
-		case 'o':
-			out = optarg;
-			break;
-		case 'n':
-			name = optarg;
-			break;
-		case 'R':
-			record = optarg;
-			break;
-		case 't':
-			if (c.nglobs == SYNTH_MAX_PICKS)
-				goto usage;
-			c.globs[c.nglobs++] = optarg;
-			break;
-		case 'p':
-			if (c.npids == SYNTH_MAX_PICKS || atoi(optarg) <= 0)
-				goto usage;
-			c.pids[c.npids++] = atoi(optarg);
-			break;
-		case 'T':
-			c.tree = atoi(optarg);
-			if (c.tree <= 0)
-				goto usage;
-			break;
-		case 'h':
-			synth_usage(stdout);
-			return 0;
-		default:
-			goto usage;
-		}
-	}
-	if (optind != argc - 1)
-		goto usage;
+	first = options_parse(&u, argc, argv);
+	if (first < 0)
+		return options_exit(first);
 	if (!name) {
 		char *dot;
 
@@ -343,21 +334,18 @@ int cmd_synthesize(int argc, char **argv)
 			*dot = '\0';
 		name = defname;
 	}
-	if (load_record(&c, argv[optind], record, &err) ||
+	if (load_record(&c, argv[first], record, &err) ||
 	    (c.tree && !c.record &&
 	     sw_err_set(&err, SW_EXIT_USAGE,
 			"-T needs record.json: the trace has no process tree"))) {
 		ret = err.code;
 		goto done;
 	}
-	ret = run(argv[optind], &c, out, name, &err) ? err.code : 0;
+	ret = run(argv[first], &c, out, name, &err) ? err.code : 0;
 done:
 	if (ret)
 		fprintf(stderr, "sched-workloads: %s\n", err.msg);
 	json_object_put(c.record);
 	free((char *)c.record_path);
 	return ret;
-usage:
-	synth_usage(stderr);
-	return SW_EXIT_USAGE;
 }

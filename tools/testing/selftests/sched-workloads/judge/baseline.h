@@ -25,8 +25,8 @@ struct baseline {
 	char recorded[32];		/* UTC, ISO 8601 */
 };
 
-/* The default baselines/ directory, next to the binary. */
-int baseline_default_dir(char *buf, size_t len);
+/* The default baselines/ directory, next to the binary (else ./). */
+void baseline_default_dir(char *buf, size_t len);
 int baseline_path(char *buf, size_t len, const char *dir,
 		  const char *class_name, const char *workload);
 /*

@@ -10,7 +10,7 @@
 #include "judge/bound_expr.h"
 #include "rtapp/rtapp_grammar.h"
 #include "judge/samples.h"
-#include "judge/verdict.h"
+#include "judge/checks.h"
 #include "rtapp/workload.h"
 
 static const char *const absolute_keys[] = {

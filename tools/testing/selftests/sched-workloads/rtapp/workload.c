@@ -258,13 +258,12 @@ void workload_list_free(char **paths, int n)
 	free(paths);
 }
 
-int workload_default_dir(char *buf, size_t len)
+void workload_default_dir(char *buf, size_t len)
 {
 	char dir[PATH_MAX];
 
-	if (exe_dir(dir, sizeof(dir)))
-		return -1;
-	return path_join(buf, len, dir, "workloads");
+	if (exe_dir(dir, sizeof(dir)) || path_join(buf, len, dir, "workloads"))
+		snprintf(buf, len, "workloads");
 }
 
 int workload_walk_tasks(const struct workload *w, workload_task_fn fn,

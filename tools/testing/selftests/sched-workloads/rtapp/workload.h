@@ -36,8 +36,8 @@ void workload_free(struct workload *w);
 int workload_list_dir(const char *dir, char ***paths, struct sw_err *err);
 void workload_list_free(char **paths, int n);
 
-/* The default workloads/ directory, next to the binary. */
-int workload_default_dir(char *buf, size_t len);
+/* The default workloads/ directory, next to the binary (else ./). */
+void workload_default_dir(char *buf, size_t len);
 
 /* Called per task of the workload; non-zero stops the walk. */
 typedef int (*workload_task_fn)(const char *task, struct json_object *t,

@@ -22,8 +22,11 @@
 #include <string.h>
 #include <time.h>
 #include <unistd.h>
+#include <signal.h>
 #include <sys/file.h>
+#include <sys/prctl.h>
 #include <sys/utsname.h>
+#include <sys/wait.h>
 
 #include "judge/baseline.h"
 #include "run/battery.h"
@@ -664,8 +667,20 @@ static void first_rounds(struct wl *wls, int total, const char *results,
 			finish(&wls[i]);
 }
 
-int battery_run(const struct battery_opts *o, char *const names[], int n)
+void battery_opts_init(struct battery_opts *o, int record)
 {
+	memset(o, 0, sizeof(*o));
+	o->calibration = BATTERY_CALIBRATION;
+	o->buffer_kb = BATTERY_BUFFER_KB;
+	o->repetitions = record ? BATTERY_BASELINE_REPS : BATTERY_REPS;
+	o->record = record;
+	o->confirm_gap_s = BATTERY_CONFIRM_GAP_S;
+}
+
+int battery_run(const struct battery_opts *opts, char *const names[], int n)
+{
+	char wdir[PATH_MAX], bdir[PATH_MAX];
+	struct battery_opts dirs = *opts, *o = &dirs;
 	const char *skip = global_skip_reason(), *broken = NULL;
 	struct sw_err journal_err = { 0 };
 	int i, total, lock = -1, bad_input = 0, next = 0, rc, have_results = 0;
@@ -675,6 +690,14 @@ int battery_run(const struct battery_opts *o, char *const names[], int n)
 	struct wl *wls;
 	char **paths;
 
+	if (!o->workload_dir) {
+		workload_default_dir(wdir, sizeof(wdir));
+		o->workload_dir = wdir;
+	}
+	if (!o->baseline_dir) {
+		baseline_default_dir(bdir, sizeof(bdir));
+		o->baseline_dir = bdir;
+	}
 	memset(&cost, 0, sizeof(cost));
 	canary_s = 0;
 	total = select_paths(o, names, n, &paths);
@@ -750,4 +773,45 @@ int battery_run(const struct battery_opts *o, char *const names[], int n)
 	rc = ktap_finish();
 	cleanup_all();
 	return bad_input ? SW_EXIT_BAD_WORKLOAD : rc;
+}
+
+/*
+ * The battery in a child of this process, forked, not executed again:
+ * the kselftest counters, the cleanup stack and the signal state of a
+ * battery are per process, and a battery that breaks leaves its caller
+ * standing.
+ */
+int battery_run_logged(const struct battery_opts *o, char *const names[],
+		       int n, const char *log)
+{
+	pid_t pid, self = getpid();
+	int fd, status;
+
+	fd = open(log, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+	if (fd < 0)
+		return -1;
+	fflush(stdout);
+	pid = fork();
+	if (pid < 0) {
+		close(fd);
+		return -1;
+	}
+	if (!pid) {
+		/* Killed with us, it still restores what it changed. */
+		if (prctl(PR_SET_PDEATHSIG, SIGTERM) || getppid() != self)
+			_exit(127);
+		dup2(fd, STDOUT_FILENO);
+		setenv("SCHED_WORKLOADS_LOCK", "", 1);
+		cleanup_install_handlers();
+		_exit(battery_run(o, names, n));
+	}
+	close(fd);
+	while (waitpid(pid, &status, 0) < 0) {
+		if (errno != EINTR)
+			return -1;
+		/* Ours to stop: it restores what it changed, then exits. */
+		if (cleanup_interrupted())
+			kill(pid, SIGTERM);
+	}
+	return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
 }

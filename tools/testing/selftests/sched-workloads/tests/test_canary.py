@@ -180,7 +180,7 @@ class TestCanaryRule(unittest.TestCase):
             self.assertEqual(r.stdout, "", args)
         r = sw("canary", "--bogus", timeout=30)
         self.assertEqual(r.returncode, EXIT_USAGE)
-        self.assertIn('unknown argument "--bogus"', r.stderr)
+        self.assertIn('unknown option "--bogus"', r.stderr)
 
     def test_listed_with_the_metrics(self):
         r = sw("metrics", timeout=30)

@@ -1,0 +1,14 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * The subcommands of a contributor's desk: record a program, synthesize a
+ * reproducer from its trace, measure how faithful it is. They are built
+ * into the same binary but are not what a lab runs.
+ */
+#ifndef SW_DESK_H
+#define SW_DESK_H
+
+int cmd_record(int argc, char **argv);
+int cmd_synthesize(int argc, char **argv);
+int cmd_fidelity(int argc, char **argv);
+
+#endif /* SW_DESK_H */
