@@ -102,7 +102,7 @@ def start_time(run):
     if run.started:
         local = datetime.datetime.strptime(run.started, "%Y-%m-%dT%H:%M:%S")
         return local.astimezone(datetime.timezone.utc).isoformat()
-    ts = os.path.getmtime(os.path.join(run.dir, "fingerprint.json"))
+    ts = os.path.getmtime(run.path("fingerprint"))
     return datetime.datetime.fromtimestamp(
         int(ts), datetime.timezone.utc).isoformat()
 

@@ -9,7 +9,7 @@ latency and slack over every activation of the counted repetitions
 against the baseline's (CDFs); the CPU shares against the limits and
 the baseline; and, for a failing work-conservation (wc.*) or RT
 placement (rt.wait_while_lower*) check, a per-CPU timeline of the
-longest stretch that explain.txt names, drawn from the trace by
+longest stretch that explain.json names, drawn from the trace by
 "sched-workloads analyze --timeline". With two results: the checks of
 A and B side by side, coloured by B's verdict, "sched-workloads
 compare" A B's table, and the distributions of A and B overlaid.
@@ -27,7 +27,6 @@ import base64
 import html
 import json
 import os
-import re
 import subprocess
 import sys
 
@@ -45,10 +44,8 @@ CPU_SHARE_SUFFIXES = ("cpu_share", "busy_share")
 # Margin drawn on each side of an explained stretch (s).
 TIMELINE_MARGIN = 0.005
 # A failing check of these metrics gets the timeline of the first
-# stretch of its explain.txt section.
+# stretch of its explain.json section.
 TIMELINE_SECTIONS = (("wc.", "wc"), ("rt.wait_while_lower", "rt"))
-EPISODE_RE = re.compile(r"^  at (\d+\.\d+) \(([+-]\d+\.\d+) s\): "
-                        r"(\d+(?:\.\d+)?) us; (.*)$")
 
 STYLE = """
 body { font-family: sans-serif; margin: 1.5em; max-width: 1100px; }
@@ -84,25 +81,6 @@ def img(svg, alt):
     data = base64.b64encode(svg).decode("ascii")
     return ('<img alt="%s" src="data:image/svg+xml;base64,%s">' %
             (esc(alt), data))
-
-
-def parse_episodes(text):
-    """{"wc": [...], "rt": [...]}: the stretches explain.txt lists, each
-    (start s, offset s, length us, who), longest first as written."""
-    out, section = {}, None
-    for line in text.splitlines():
-        head = line.split(":", 1)[0]
-        if not line.startswith(" ") and head in ("wc", "rt"):
-            section = head
-            out[section] = []
-            continue
-        if not line.startswith(" "):
-            section = None
-        m = EPISODE_RE.match(line)
-        if m and section:
-            out[section].append((float(m.group(1)), float(m.group(2)),
-                                 float(m.group(3)), m.group(4)))
-    return out
 
 
 class Baselines:
@@ -173,9 +151,10 @@ def series_of(key):
     return (parts[1], parts[2]) if len(parts) == 3 else (None, None)
 
 
-def cdf_figures(name, runs_events, base_events):
+def cdf_figures(name, runs_events, base_events, bins):
     """The CDFs of a workload: one figure per entity and series that has
-    events. @runs_events: [(label, {key: Histogram})]."""
+    events. @runs_events: [(label, {key: Histogram})]; @bins: how the
+    tool bins them (results.EventBins)."""
     import report_figures
     kept = sorted(k for k, h in base_events.items() if h.n)
     out = ['<p class="note">the baseline keeps the events of the series '
@@ -184,12 +163,12 @@ def cdf_figures(name, runs_events, base_events):
                    if h.n and series_of(k)[1] in CDF_SERIES})
     for key in keys:
         entity, series = series_of(key)
-        curves = [(label + " (%d)" % ev[key].n, ev[key].cdf(), False)
+        curves = [(label + " (%d)" % ev[key].n, ev[key].cdf(bins), False)
                   for label, ev in runs_events
                   if key in ev and ev[key].n]
         b = base_events.get(key)
         if b and b.n:
-            curves.append(("baseline (%d)" % b.n, b.cdf(), True))
+            curves.append(("baseline (%d)" % b.n, b.cdf(bins), True))
         if not (b and b.n):
             out.append('<p class="note">%s: no baseline of this series, '
                        'the run alone</p>' % esc(key))
@@ -262,10 +241,10 @@ def timeline_problem(tl):
 
 
 def timeline_json(w, rep, start, end):
-    """(the timeline of @rep between @start and @end, None) or (None,
-    why it cannot be had)."""
-    argv = [binary(), "analyze", "--trace", os.path.join(rep, "trace.dat"),
-            "--workload", w.path(w.name + ".json"), "--timeline",
+    """(the timeline of repetition @rep between @start and @end, None)
+    or (None, why it cannot be had)."""
+    argv = [binary(), "analyze", "--trace", w.rep_path(rep, "trace"),
+            "--workload", w.path("copy"), "--timeline",
             "%.6f,%.6f" % (start, end)]
     try:
         r = subprocess.run(argv, capture_output=True, text=True)
@@ -283,22 +262,14 @@ def timeline_json(w, rep, start, end):
 
 
 def first_episode(w, section):
-    """(K, rep-<K> directory, episode) of the first stretch of
-    @section in the explain.txt of a counted repetition with a trace,
-    else None."""
+    """(K, episode) of the first stretch of @section in the explain.json
+    of a counted repetition with a trace, else None."""
     for k in w.counted_reps():
-        rep = w.path("rep-%d" % k)
-        path = os.path.join(rep, "explain.txt")
-        if not (os.path.exists(path) and
-                os.path.exists(os.path.join(rep, "trace.dat"))):
+        if not os.path.exists(w.rep_path(k, "trace")):
             continue
-        try:
-            with open(path) as f:
-                eps = parse_episodes(f.read()).get(section)
-        except (OSError, UnicodeDecodeError) as e:
-            raise results.ResultError("%s: %s" % (path, e)) from e
+        eps = w.episodes(k, section)
         if eps:
-            return k, rep, eps[0]
+            return k, eps[0]
     return None
 
 
@@ -319,13 +290,13 @@ def timeline_html(w, checks):
                        'counted repetition with a trace and an explained '
                        'stretch</p>' % section)
             continue
-        k, rep, (start, _, length_us, who) = found
+        k, (start, _, length_us, who) = found
         end = start + length_us / 1e6
         out.append("<p>%s (failing: %s), rep-%d: the longest stretch, "
                    "%.1f us at %.6f: %s</p>" %
                    (section, esc(", ".join(failing)), k, length_us, start,
                     esc(who)))
-        tl, why = timeline_json(w, rep, start - TIMELINE_MARGIN,
+        tl, why = timeline_json(w, k, start - TIMELINE_MARGIN,
                                 end + TIMELINE_MARGIN)
         if why:
             out.append('<p class="note">timeline unavailable: %s</p>' %
@@ -384,7 +355,7 @@ def single_report(run, baselines):
         if fig:
             out.append(fig)
         out += cdf_figures(w.name, [("run", w.events())],
-                           baselines.events(w.name))
+                           baselines.events(w.name), run.bins)
     out.append("</body></html>")
     return "\n".join(out)
 
@@ -457,7 +428,7 @@ def ab_report(run_a, run_b, baselines):
         for label, run in (("A", run_a), ("B", run_b)):
             if n in run.names:
                 evs.append((label, run.workload(n).events()))
-        out += cdf_figures(n, evs, baselines.events(n))
+        out += cdf_figures(n, evs, baselines.events(n), run_b.bins)
         if n in run_b.names:
             out += timeline_html(run_b.workload(n), checks[n][1])
     out.append("</body></html>")

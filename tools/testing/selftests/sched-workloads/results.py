@@ -1,11 +1,11 @@
 # SPDX-License-Identifier: GPL-2.0
 """Reading a result directory of "sched-workloads run" back.
 
-The layout is the rst's "Results" section: fingerprint.json, and per
-workload <workload>/verdicts.json, samples.json, rounds.json, the
-workload file as run and rep-<K>/ (metrics.json, events.json,
-explain.txt, trace.dat). report.py, kcidb.py and history.py read runs
-through this module only, so that a change of layout is made here.
+Where each file is, how event histograms are binned and what became of
+each workload, the run says itself in its index.json (written by the
+tool: lib/results.c, run/run_index.c); the index's own name is the one
+thing this module knows of the layout. report.py, kcidb.py and
+history.py read runs through this module only.
 
 A file that is not what the tool writes raises ResultError, naming the
 file and what is wrong with it.
@@ -18,12 +18,9 @@ import re
 # The directory name the tool gives a run: <YYYYmmdd-HHMMSS>-<release>.
 RUN_DIR_RE = re.compile(r"^(\d{8})-(\d{6})-(.+)$")
 
-# events.h: signed log bins, EVENT_BINS_PER_OCTAVE per doubling above
-# EVENT_MIN_ABS, bin 0 for the smaller values.
-EVENT_BINS_PER_OCTAVE = 16
-EVENT_MIN_ABS = 0.01
-EVENT_HALF = 44 * EVENT_BINS_PER_OCTAVE  # EVENT_OCTAVES of them
-
+# The file that says what is where in a run (run/run_index.h).
+INDEX = "index.json"
+INDEX_FORMAT = 1
 
 VS_BASELINE = ".vs-baseline"
 
@@ -53,16 +50,32 @@ def _expect(cond, path, what):
         raise ResultError("%s: %s" % (path, what))
 
 
-def bin_edges(b):
-    """(low, high) of event bin @b, as events.c's bin_edges()."""
-    a = abs(b)
-    if not a:
-        return -EVENT_MIN_ABS, EVENT_MIN_ABS
-    lo = EVENT_MIN_ABS * 2 ** ((a - 1) / EVENT_BINS_PER_OCTAVE)
-    hi = EVENT_MIN_ABS * 2 ** (a / EVENT_BINS_PER_OCTAVE)
-    if a == EVENT_HALF:
-        hi = math.inf
-    return (lo, hi) if b > 0 else (-hi, -lo)
+class EventBins:
+    """How the tool bins a series of events (lib/event_hist.h), as a
+    run's index.json states it: signed log bins, per_octave of them per
+    doubling of |v| above min_abs, bin 0 for the smaller values, the last
+    one open."""
+
+    def __init__(self, obj, path):
+        _expect(isinstance(obj, dict) and
+                isinstance(obj.get("per_octave"), int) and
+                obj["per_octave"] > 0 and
+                isinstance(obj.get("min_abs"), (int, float)) and
+                obj["min_abs"] > 0 and isinstance(obj.get("octaves"), int),
+                path, "\"event_bins\": not the bins of event histograms")
+        self.per_octave, self.min_abs = obj["per_octave"], obj["min_abs"]
+        self.half = obj["octaves"] * self.per_octave
+
+    def edges(self, b):
+        """(low, high) of bin @b."""
+        a = abs(b)
+        if not a:
+            return -self.min_abs, self.min_abs
+        lo = self.min_abs * 2 ** ((a - 1) / self.per_octave)
+        hi = self.min_abs * 2 ** (a / self.per_octave)
+        if a == self.half:
+            hi = math.inf
+        return (lo, hi) if b > 0 else (-hi, -lo)
 
 
 class Histogram:
@@ -105,13 +118,14 @@ class Histogram:
         out.n += other.n
         return out
 
-    def cdf(self):
-        """[(value, share of events <= value)]: each bin's upper edge,
-        clipped to the exact min and max, in increasing order."""
+    def cdf(self, bins):
+        """[(value, share of events <= value)]: each bin's upper edge
+        (@bins: EventBins), clipped to the exact min and max, in
+        increasing order."""
         points, seen = [], 0
         for b in sorted(self.bins):
             seen += self.bins[b]
-            hi = min(max(bin_edges(b)[1], self.min), self.max)
+            hi = min(max(bins.edges(b)[1], self.min), self.max)
             points.append((hi, seen / self.n))
         return points
 
@@ -143,15 +157,33 @@ class Workload:
 
     def __init__(self, run, name):
         self.run, self.name = run, name
-        self.dir = os.path.join(run.dir, name)
+        self.entry = run.entries[name]
 
-    def path(self, *parts):
-        return os.path.join(self.dir, *parts)
+    def path(self, key):
+        """The path of the workload's file @key ("verdicts", "copy",
+        "dir"...) in the run's layout."""
+        return self.run.layout_path("workload", key, workload=self.name)
+
+    def rep_path(self, rep, key):
+        """The path of file @key of repetition @rep ("events", "trace",
+        "dir"...)."""
+        return self.run.layout_path("repetition", key, workload=self.name,
+                                    rep=rep)
+
+    @property
+    def state(self):
+        """"pass", "fail", "skip", "error", "pending" or "unknown", as
+        the run's KTAP line of the workload says."""
+        return self.entry.get("state", "unknown")
+
+    @property
+    def reason(self):
+        return self.entry.get("reason", "")
 
     def verdicts(self):
         """verdicts.json: a list of checks, each with at least name,
         status and kind."""
-        path = self.path("verdicts.json")
+        path = self.path("verdicts")
         v = load_json(path)
         _expect(isinstance(v, list), path, "not a list of checks")
         for i, c in enumerate(v):
@@ -166,8 +198,8 @@ class Workload:
         """samples.json: {"source/entity/metric": [rep values]}; none for
         a workload judged without repetitions (a refusal: rt-app was
         refused, as the workload expected)."""
-        path = self.path("samples.json")
-        if not os.path.exists(path):
+        path = self.path("samples")
+        if "samples" not in self.entry["files"]:
             return {}
         s = load_json(path)
         _expect(isinstance(s, dict) and all(isinstance(v, list)
@@ -177,8 +209,8 @@ class Workload:
 
     def rounds(self):
         """rounds.json: [] for a workload judged without repetitions."""
-        path = self.path("rounds.json")
-        if not os.path.exists(path):
+        path = self.path("rounds")
+        if "rounds" not in self.entry["files"]:
             return []
         r = load_json(path)
         _expect(isinstance(r, list), path, "not a list of rounds")
@@ -187,7 +219,7 @@ class Workload:
     def canary(self, metric):
         """The canary's @metric (canary.h's, of the whole machine)
         before each round that has one, in round order."""
-        path = self.path("rounds.json")
+        path = self.path("rounds")
         out = []
         for i, r in enumerate(self.rounds()):
             c = r.get("canary") if isinstance(r, dict) else None
@@ -205,6 +237,28 @@ class Workload:
             out.append(v[0])
         return out
 
+    def episodes(self, rep, section):
+        """The longest stretches of @section ("wc" or "rt") that
+        repetition @rep's explain.json names, longest first, each
+        (start_s, offset_s, len_us, who); None when it has no
+        explain.json."""
+        path = self.rep_path(rep, "explain_json")
+        if not os.path.exists(path):
+            return None
+        ex = load_json(path)
+        sec = ex.get(section) if isinstance(ex, dict) else None
+        _expect(isinstance(sec, dict), path,
+                "no \"%s\" section: not an explain.json" % section)
+        out = []
+        for i, e in enumerate(sec.get("longest", [])):
+            _expect(isinstance(e, dict) and
+                    all(isinstance(e.get(k), (int, float))
+                        for k in ("start_s", "offset_s", "len_us")) and
+                    isinstance(e.get("who"), str), path,
+                    "\"%s\".longest[%d]: not a stretch" % (section, i))
+            out.append((e["start_s"], e["offset_s"], e["len_us"], e["who"]))
+        return out
+
     def counted_reps(self):
         """The rep-<K> numbers of the counted repetitions, in order."""
         return [k for r in self.rounds() for k in r.get("reps", [])]
@@ -214,7 +268,7 @@ class Workload:
         {"source/entity/series": Histogram}."""
         out = {}
         for k in self.counted_reps():
-            path = self.path("rep-%d" % k, "events.json")
+            path = self.rep_path(k, "events")
             if not os.path.exists(path):
                 continue
             ev = load_json(path)
@@ -226,21 +280,58 @@ class Workload:
 
 
 class Run:
-    """A result directory: fingerprint.json and one directory per
-    workload that was judged (verdicts.json in it)."""
+    """A result directory: its index.json, fingerprint.json and one
+    directory per workload."""
 
     def __init__(self, path):
         self.dir = os.path.abspath(path)
-        fp = os.path.join(self.dir, "fingerprint.json")
         if not os.path.isdir(self.dir):
             raise ResultError("%s: not a directory" % path)
+        ipath = os.path.join(self.dir, INDEX)
+        if not os.path.exists(ipath):
+            raise ResultError("%s: no %s: a run of an older sched-workloads "
+                              "(\"sched-workloads index %s\" writes one)"
+                              % (path, INDEX, path))
+        index = load_json(ipath)
+        _expect(isinstance(index, dict) and
+                index.get("format") == INDEX_FORMAT and
+                isinstance(index.get("layout"), dict) and
+                isinstance(index.get("workloads"), dict), ipath,
+                "not an index of format %d" % INDEX_FORMAT)
+        self.layout = index["layout"]
+        for level in ("run", "workload", "repetition"):
+            _expect(isinstance(self.layout.get(level), dict) and
+                    all(isinstance(v, str)
+                        for v in self.layout[level].values()),
+                    ipath, "\"layout\".\"%s\": not an object of paths" %
+                    level)
+        self.bins = EventBins(index.get("event_bins"), ipath)
+        self.entries = index["workloads"]
+        for name, e in self.entries.items():
+            _expect(isinstance(e, dict) and isinstance(e.get("state"), str)
+                    and isinstance(e.get("files"), list), ipath,
+                    "\"workloads\".\"%s\": no state or files" % name)
+        fp = self.path("fingerprint")
         self.fingerprint = load_json(fp)
         _expect(isinstance(self.fingerprint, dict)
                 and isinstance(self.fingerprint.get("class"), str),
                 fp, "no machine class: not a fingerprint.json of the tool")
-        self.names = sorted(
-            d for d in os.listdir(self.dir)
-            if os.path.isfile(os.path.join(self.dir, d, "verdicts.json")))
+        # the workloads judged: those with verdicts
+        self.names = sorted(n for n, e in self.entries.items()
+                            if "verdicts" in e["files"])
+
+    def layout_path(self, level, key, **names):
+        """The path of file @key of @level ("run", "workload",
+        "repetition"), "{workload}" and "{rep}" replaced by @names."""
+        rel = self.layout[level].get(key)
+        if rel is None:
+            raise ResultError("%s: %s names no %s file \"%s\"" %
+                              (self.dir, INDEX, level, key))
+        return os.path.join(self.dir, rel.format(**names))
+
+    def path(self, key):
+        """The path of the run's file @key ("fingerprint", "time")."""
+        return self.layout_path("run", key)
 
     @property
     def machine_class(self):
@@ -266,7 +357,7 @@ class Run:
         """time.json: where the run's time went ({"wall_s": ..., "rtapp_s":
         ..., "repetitions": ...}); {} for a run that has none (one that
         was cut short)."""
-        path = os.path.join(self.dir, "time.json")
+        path = self.path("time")
         if not os.path.exists(path):
             return {}
         t = load_json(path)

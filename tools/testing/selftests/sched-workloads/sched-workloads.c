@@ -35,6 +35,7 @@ static const struct command commands[] = {
 	LAB("qualify", cmd_qualify, "record baselines, then K clean batteries against them"),
 	LAB("fingerprint", cmd_fingerprint, "this machine's class, kernel and settings (--diff FILE)"),
 	LAB("canary", cmd_canary, "one measurement of the machine, as JSON"),
+	LAB("index", cmd_index, "write index.json of a run made before runs wrote one"),
 	LAB("export", cmd_export, "a run as KCIDB I/O JSON, for KernelCI's database (python3)"),
 	DESK("record", cmd_record, "trace a command, a process or the system, for a reproducer"),
 	DESK("synthesize", cmd_synthesize, "an rt-app workload that behaves like threads of a trace"),

@@ -18,6 +18,7 @@ int cmd_replay(int argc, char **argv);
 int cmd_qualify(int argc, char **argv);
 int cmd_fingerprint(int argc, char **argv);
 int cmd_canary(int argc, char **argv);
+int cmd_index(int argc, char **argv);
 /*
  * The python3 programs (cmd_script.c): export for a lab, report and
  * history for a desk.

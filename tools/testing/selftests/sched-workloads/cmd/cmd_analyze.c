@@ -22,12 +22,13 @@
 #include "run/measure.h"
 #include "judge/verdict.h"
 #include "rtapp/workload.h"
+#include "lib/results.h"
 
 struct analyze_opts {
 	const char *logs, *basename, *trace, *workload, *metrics_out;
 	const char *events_out;
 	const char *buffer, *baseline;
-	int all_cpus, explain, use_libtracecmd;
+	int all_cpus, explain, explain_json, use_libtracecmd;
 	uint64_t timeline_start, timeline_end;	/* ns; end 0: none */
 };
 
@@ -48,6 +49,7 @@ static int measure(const struct analyze_opts *o, struct metric_set *set,
 		.timeline_start_ns = o->timeline_start,
 		.timeline_end_ns = o->timeline_end,
 	};
+	struct json_object *explain = NULL;
 	struct measure_out out;
 	struct workload w;
 	int ret;
@@ -57,9 +59,15 @@ static int measure(const struct analyze_opts *o, struct metric_set *set,
 			return -1;
 		in.w = &w;
 	}
+	if (o->explain_json)
+		in.explain_json = &explain;
 	ret = measure_files(&in, set, &out, err);
 	if (o->workload)
 		workload_free(&w);
+	if (explain)
+		printf("%s\n", json_object_to_json_string_ext(explain,
+			JSON_C_TO_STRING_PRETTY | JSON_C_TO_STRING_NOSLASHESCAPE));
+	json_object_put(explain);
 	*lost = out.lost_events;
 	return ret;
 }
@@ -187,7 +195,7 @@ static int parse_reader(const char *arg, void *dest, char *why, size_t len)
 
 int cmd_analyze(int argc, char **argv)
 {
-	struct analyze_opts o = { .basename = "rt-app" };
+	struct analyze_opts o = { .basename = RESULTS_RTAPP_BASENAME };
 	struct event_rep ev = { 0 };
 	struct metric_set set = { .events = &ev };
 	struct sw_err err = { 0 };
@@ -201,25 +209,27 @@ int cmd_analyze(int argc, char **argv)
 			 "the trace.dat"),
 		OPT_TEXT("workload", 0, &o.workload, "FILE",
 			 "the checks to judge; its tasks and their \"cpus\" also say\n"
-		  "which threads get per-task trace metrics and where they may\n"
-		  "run (work conservation)"),
+			 "which threads get per-task trace metrics and where they may\n"
+			 "run (work conservation)"),
 		OPT_TEXT("metrics-out", 0, &o.metrics_out, "FILE",
 			 "the metrics as JSON, with --workload"),
 		OPT_TEXT("events-out", 0, &o.events_out, "FILE",
 			 "the series behind the tail metrics, as histograms\n"
-		  "(a repetition's events.json)"),
+			 "(a repetition's events.json)"),
 		OPT_TEXT("buffer", 0, &o.buffer, "NAME",
 			 "the trace.dat buffer (instance) to read"),
 		OPT_FLAG("all-cpus", 0, &o.all_cpus,
 			 "every task of the trace may run on every CPU (a trace\n"
-		  "from elsewhere, without a workload to say so)"),
+			 "from elsewhere, without a workload to say so)"),
 		OPT_TEXT("baseline", 0, &o.baseline, "FILE",
 			 "a baseline file for the workload's baseline checks"),
 		OPT_FLAG("explain", 0, &o.explain,
 			 "where the trace's wc.* and rt.wait_while_lower come from\n"
-		  "(the longest stretches: when, which CPU, which tasks) and\n"
-		  "the tasks outside the workload that ran most, instead of\n"
-		  "metrics or verdicts"),
+			 "(the longest stretches: when, which CPU, which tasks) and\n"
+			 "the tasks outside the workload that ran most, instead of\n"
+			 "metrics or verdicts"),
+		OPT_FLAG("explain-json", 0, &o.explain_json,
+			 "the same as JSON (a repetition's explain.json)"),
 		OPT_CALL("timeline", 0, &o, "START,END",
 			 "what ran and waited on each CPU between two times of the\n"
 			 "trace clock (s, as --explain prints them; at most 10 s\n"
@@ -238,19 +248,20 @@ int cmd_analyze(int argc, char **argv)
 		.opts = opts, .nopts = ARRAY_SIZE(opts),
 	};
 	FILE *mf;
-	int first;
+	int first, explain;
 
 	first = options_parse(&u, argc, argv);
 	if (first < 0)
 		return options_exit(first);
-	if ((!o.logs && !o.trace) || ((o.explain || o.timeline_end) && !o.trace) ||
-	    (o.explain && o.timeline_end)) {
+	explain = o.explain || o.explain_json;
+	if ((!o.logs && !o.trace) || ((explain || o.timeline_end) && !o.trace) ||
+	    (explain && o.timeline_end) || (o.explain && o.explain_json)) {
 		options_usage(&u, stderr);
 		return SW_EXIT_USAGE;
 	}
 	if (measure(&o, &set, &lost, &err))
 		goto fail;
-	if (o.metrics_out || (!o.workload && !o.explain && !o.timeline_end)) {
+	if (o.metrics_out || (!o.workload && !explain && !o.timeline_end)) {
 		mf = o.metrics_out ? fopen(o.metrics_out, "w") : stdout;
 		if (!mf || metric_set_write_json(&set, mf)) {
 			sw_err_set(&err, SW_EXIT_RUN_ERROR, "%s: cannot write",
@@ -273,7 +284,7 @@ int cmd_analyze(int argc, char **argv)
 		}
 		json_object_put(ej);
 	}
-	if (o.workload && !o.explain && !o.timeline_end) {
+	if (o.workload && !explain && !o.timeline_end) {
 		if (judge_workload(&o, &set, lost, &err))
 			goto fail;
 		metric_set_free(&set);

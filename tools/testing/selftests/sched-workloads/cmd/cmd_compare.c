@@ -26,6 +26,7 @@
 #include "judge/samples.h"
 #include "judge/verdict.h"
 #include "rtapp/workload.h"
+#include "lib/results.h"
 
 struct compare_totals {
 	int rows, regressions, improvements, changed;
@@ -69,6 +70,27 @@ static void rule_for(const struct verdict_block *vb,
 	}
 }
 
+/* @run/@workload's file @f. */
+static void workload_file(char *buf, size_t len, const char *run,
+			  const char *workload, enum results_file f)
+{
+	char wdir[PATH_MAX];
+
+	results_workload_dir(wdir, sizeof(wdir), run, workload);
+	results_path(buf, len, wdir, f);
+}
+
+/* The events.json of repetition @id of @run/@workload. */
+static void rep_events(char *buf, size_t len, const char *run,
+		       const char *workload, int id)
+{
+	char wdir[PATH_MAX], rep[PATH_MAX + 16];
+
+	results_workload_dir(wdir, sizeof(wdir), run, workload);
+	results_rep_dir(rep, sizeof(rep), wdir, id);
+	results_path(buf, len, rep, RF_EVENTS);
+}
+
 static int load_samples(const char *dir, const char *workload,
 			struct sample_set *ss, struct sw_err *err)
 {
@@ -76,7 +98,7 @@ static int load_samples(const char *dir, const char *workload,
 	char path[PATH_MAX];
 	int ret;
 
-	snprintf(path, sizeof(path), "%s/%s/samples.json", dir, workload);
+	workload_file(path, sizeof(path), dir, workload, RF_SAMPLES);
 	o = json_object_from_file(path);
 	if (!o)
 		return sw_err_set(err, SW_EXIT_USAGE,
@@ -100,7 +122,7 @@ static int load_events(const char *dir, const char *workload,
 	int ret = 0;
 
 	memset(es, 0, sizeof(*es));
-	snprintf(path, sizeof(path), "%s/%s/rounds.json", dir, workload);
+	workload_file(path, sizeof(path), dir, workload, RF_ROUNDS);
 	rounds = json_object_from_file(path);
 	if (!rounds || !json_object_is_type(rounds, json_type_array)) {
 		json_object_put(rounds);
@@ -113,9 +135,8 @@ static int load_events(const char *dir, const char *workload,
 		for (k = 0; !ret && k < json_object_array_length(reps); k++) {
 			struct event_rep r;
 
-			snprintf(path, sizeof(path), "%s/%s/rep-%d/events.json",
-				 dir, workload,
-				 json_object_get_int(json_object_array_get_idx(reps, k)));
+			rep_events(path, sizeof(path), dir, workload,
+				   json_object_get_int(json_object_array_get_idx(reps, k)));
 			o = json_object_from_file(path);
 			if (!o) {
 				ret = 1;
@@ -154,11 +175,12 @@ static int load_rules(const char *dir, const char *workload,
 		      struct verdict_block *vb)
 {
 	struct sw_err err = { 0 };
-	char path[PATH_MAX];
+	char path[PATH_MAX], wdir[PATH_MAX];
 	struct workload w;
 	int ret;
 
-	snprintf(path, sizeof(path), "%s/%s/%s.json", dir, workload, workload);
+	results_workload_dir(wdir, sizeof(wdir), dir, workload);
+	results_workload_copy(path, sizeof(path), wdir, workload);
 	if (workload_load(path, &w, &err))
 		return -1;
 	ret = verdict_parse(w.block, path, vb, &err);
@@ -239,13 +261,13 @@ static const char *class_check(const char *a_dir, const char *b_dir)
 	char path[PATH_MAX];
 	const char *mismatch;
 
-	snprintf(path, sizeof(path), "%s/fingerprint.json", a_dir);
+	results_path(path, sizeof(path), a_dir, RF_FINGERPRINT);
 	a = json_object_from_file(path);
 	if (!a) {
 		snprintf(why, sizeof(why), "%s: missing or not JSON", path);
 		return why;
 	}
-	snprintf(path, sizeof(path), "%s/fingerprint.json", b_dir);
+	results_path(path, sizeof(path), b_dir, RF_FINGERPRINT);
 	b = json_object_from_file(path);
 	if (!b) {
 		json_object_put(a);
@@ -307,8 +329,8 @@ int cmd_compare(int argc, char **argv)
 
 		if (de->d_name[0] == '.')
 			continue;
-		snprintf(probe, sizeof(probe), "%s/%s/samples.json", a_dir,
-			 de->d_name);
+		workload_file(probe, sizeof(probe), a_dir, de->d_name,
+			      RF_SAMPLES);
 		f = fopen(probe, "r");
 		if (!f)
 			continue;

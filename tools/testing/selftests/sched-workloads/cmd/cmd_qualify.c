@@ -48,6 +48,8 @@
 #include "lib/stats.h"
 #include "lib/util.h"
 #include "judge/verdict.h"
+#include "lib/results.h"
+#include "run/baseline_record.h"
 #include "run/battery.h"
 
 /* The per-repetition rate beyond a bound that verdict.c is built for. */
@@ -174,7 +176,7 @@ static int tally_file(struct qualify *q, const char *path, int *failed)
 /* The results directory a battery wrote under @root (the only one). */
 static int tally_battery(struct qualify *q, const char *root, int *failed)
 {
-	char run[PATH_MAX], path[PATH_MAX * 2];
+	char run[PATH_MAX], wdir[PATH_MAX * 2], path[PATH_MAX * 3];
 	struct dirent *de;
 	DIR *d = opendir(root), *w;
 	int found = 0;
@@ -193,8 +195,8 @@ static int tally_battery(struct qualify *q, const char *root, int *failed)
 	while ((de = readdir(w))) {
 		if (de->d_name[0] == '.')
 			continue;
-		snprintf(path, sizeof(path), "%s/%s/verdicts.json", run,
-			 de->d_name);
+		results_workload_dir(wdir, sizeof(wdir), run, de->d_name);
+		results_path(path, sizeof(path), wdir, RF_VERDICTS);
 		if (!access(path, R_OK) && tally_file(q, path, failed)) {
 			closedir(w);
 			return -1;
@@ -380,8 +382,7 @@ static int write_record(const struct qualify *q, const char *bdir,
 		json_object_object_add(checks, c->name, j);
 	}
 	json_object_object_add(root, "checks", checks);
-	snprintf(path, sizeof(path), "%s/%s/qualification.json", bdir,
-		 fp->class_name);
+	baseline_qualification_path(path, sizeof(path), bdir, fp->class_name);
 	ret = json_object_to_file_ext(path, root, JSON_C_TO_STRING_PRETTY |
 				      JSON_C_TO_STRING_NOSLASHESCAPE);
 	json_object_put(root);
@@ -421,7 +422,8 @@ static int run_qualification(const struct qopts *o, const char *root)
 		record.results_root = dir;
 		printf("# recording the baselines into %s/%s (%s)\n",
 		       record.baseline_dir, fp.class_name, log);
-		rc = battery_run_logged(&record, o->names, o->nnames, log);
+		rc = battery_run_logged(baseline_record, &record, o->names,
+					 o->nnames, log);
 		if (rc) {
 			printf("# recording failed (exit %d): see %s\n", rc, log);
 			goto out;
@@ -433,7 +435,8 @@ static int run_qualification(const struct qopts *o, const char *root)
 		if (mkdir_p(bdir))
 			goto out;
 		run.results_root = bdir;
-		rc = battery_run_logged(&run, o->names, o->nnames, log);
+		rc = battery_run_logged(battery_run, &run, o->names, o->nnames,
+					log);
 		failed = 0;
 		if (rc < 0 || tally_battery(&q, bdir, &failed)) {
 			printf("# battery %d broke (exit %d): see %s\n", k, rc, log);

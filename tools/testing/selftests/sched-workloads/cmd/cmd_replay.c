@@ -30,6 +30,7 @@
 #include "run/rounds.h"
 #include "run/repetition.h"
 #include "rtapp/workload.h"
+#include "lib/results.h"
 
 struct replay {
 	const char *dir;
@@ -62,7 +63,7 @@ static int replay_rep(void *ctx, size_t round, struct metric_set *set,
 	}
 	*id = json_object_get_int(json_object_array_get_idx(reps,
 							   rp->used[round]++));
-	snprintf(dir, sizeof(dir), "%s/rep-%d", rp->dir, *id);
+	results_rep_dir(dir, sizeof(dir), rp->dir, *id);
 	return repetition_load(dir, set, err);
 }
 
@@ -79,7 +80,7 @@ static int replay_canary(void *ctx, size_t round, struct metric_set *set,
 		snprintf(why, len, "no canary recorded for round %zu", round + 1);
 		return 1;
 	}
-	snprintf(file, sizeof(file), "%s/rounds.json", rp->dir);
+	results_path(file, sizeof(file), rp->dir, RF_ROUNDS);
 	if (sample_set_from_json(&ss, c, file, err))
 		return -1;
 	ret = ss.reps ? sample_set_rep_values(&ss, 0, set) : 1;
@@ -115,7 +116,7 @@ static int find_baseline(const char *file, const char *bdir, const char *dir,
 		return ret;
 	}
 	snprintf(parent, sizeof(parent), "%s", dir);
-	snprintf(path, sizeof(path), "%s/fingerprint.json", dirname(parent));
+	results_path(path, sizeof(path), dirname(parent), RF_FINGERPRINT);
 	fp = json_object_from_file(path);
 	if (!fp || !json_object_object_get_ex(fp, "class", &cls)) {
 		snprintf(no_base, len, "no baseline: %.400s names no machine class",
@@ -138,8 +139,8 @@ static int replay_dir(const char *dir, const char *file, const char *bdir,
 		  int reps, struct sw_err *err)
 {
 	struct replay rp = { .dir = dir };
-	struct protocol p = { 0 };
-	struct protocol_source src = {
+	struct rounds p = { 0 };
+	struct rounds_source src = {
 		.ctx = &rp, .rep = replay_rep, .canary = replay_canary,
 		.now = replay_now,
 	};
@@ -151,11 +152,11 @@ static int replay_dir(const char *dir, const char *file, const char *bdir,
 	enum verdict_status st;
 
 	snprintf(copy, sizeof(copy), "%s", dir);
-	snprintf(path, sizeof(path), "%s/%s.json", dir, basename(copy));
+	results_workload_copy(path, sizeof(path), dir, basename(copy));
 	if (workload_load(path, &w, err) ||
 	    verdict_parse(w.block, path, &vb, err))
 		goto out;
-	snprintf(path, sizeof(path), "%s/rounds.json", dir);
+	results_path(path, sizeof(path), dir, RF_ROUNDS);
 	rp.rounds = json_object_from_file(path);
 	if (!rp.rounds || !json_object_is_type(rp.rounds, json_type_array)) {
 		sw_err_set(err, SW_EXIT_BAD_WORKLOAD,
@@ -166,7 +167,7 @@ static int replay_dir(const char *dir, const char *file, const char *bdir,
 				sizeof(no_base), err);
 	if (missing < 0)
 		goto out;
-	snprintf(path, sizeof(path), "%s/settings.json", dir);
+	results_path(path, sizeof(path), dir, RF_SETTINGS);
 	p.settings = json_object_from_file(path);
 	p.name = w.name;
 	p.vb = &vb;
@@ -178,19 +179,19 @@ static int replay_dir(const char *dir, const char *file, const char *bdir,
 	ktap_begin(1);
 	ktap_diag("%s: %s (replayed from %s)", w.name, w.description, dir);
 	do {
-		r = protocol_round(&p, &src, reps, err);
+		r = rounds_next(&p, &src, reps, err);
 		if (r < 0)
 			goto out;
 		ktap_diag("replay: round %zu: %zu repetitions%s%s", p.nrounds,
 			  p.round[p.nrounds - 1].cur.reps,
 			  p.stopped[0] ? "; " : "", p.stopped);
-	} while (!r && protocol_pending(&p));
+	} while (!r && rounds_pending(&p));
 	st = verdict_overall(&p.res);
 	ktap_subtests(&p.res);
 	ktap_result(w.name, st, p.stopped[0] ? p.stopped : "every check skipped");
 	ret = 0;
 out:
-	protocol_free(&p);
+	rounds_free(&p);
 	json_object_put(p.settings);
 	json_object_put(rp.rounds);
 	baseline_free(&base);

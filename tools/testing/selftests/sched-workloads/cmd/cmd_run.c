@@ -8,6 +8,7 @@
 #include "cmd/options.h"
 #include "lib/cleanup.h"
 #include "lib/util.h"
+#include "run/baseline_record.h"
 #include "run/battery.h"
 
 static int run_battery(int argc, char **argv, int record)
@@ -47,7 +48,8 @@ static int run_battery(int argc, char **argv, int record)
 	o.calibration = calibration;
 	o.buffer_kb = buffer_kb;
 	cleanup_install_handlers();
-	return battery_run(&o, argv + first, argc - first);
+	return (record ? baseline_record : battery_run)(&o, argv + first,
+							argc - first);
 }
 
 int cmd_run(int argc, char **argv)

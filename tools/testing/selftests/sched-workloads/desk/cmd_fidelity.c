@@ -42,6 +42,7 @@
 #include "cmd/options.h"
 #include "desk/desk.h"
 #include "lib/cleanup.h"
+#include "lib/results.h"
 #include "run/battery.h"
 #include "trace/trace.h"
 #include "run/workload_check.h"
@@ -230,7 +231,8 @@ static void info(const struct side *c, int cpid, const struct side *o,
 static int run_copy(const struct workload *w, const char *dir, char *trace,
 		    size_t len, struct sw_err *err)
 {
-	char base[PATH_MAX + 16], log[PATH_MAX + 16], pattern[PATH_MAX * 2];
+	char base[PATH_MAX + 16], log[PATH_MAX + 16], pattern[PATH_MAX];
+	char run[PATH_MAX], wdir[PATH_MAX], rep[PATH_MAX];
 	char *names[1];
 	struct battery_opts o;
 	int ret, lock;
@@ -248,7 +250,7 @@ static int run_copy(const struct workload *w, const char *dir, char *trace,
 		return sw_err_set(err, SW_EXIT_RUN_ERROR, "%s: cannot create", dir);
 	/* a battery running meanwhile would disturb the copy, and be */
 	lock = live_lock_take(NULL, cleanup_interrupted);
-	ret = battery_run_logged(&o, names, 1, log);
+	ret = battery_run_logged(battery_run, &o, names, 1, log);
 	if (lock >= 0)
 		close(lock);
 	if (ret != SW_EXIT_PASS && ret != SW_EXIT_FAIL)
@@ -256,8 +258,12 @@ static int run_copy(const struct workload *w, const char *dir, char *trace,
 				  SW_EXIT_RUN_ERROR,
 				  "the run of %s exited %d: see %s", w->path,
 				  ret, log);
-	snprintf(pattern, sizeof(pattern), "%s/*/%s/rep-1/trace.dat", dir,
-		 w->name);
+	/* the one run under @dir, whatever its directory is called */
+	if (path_join(run, sizeof(run), dir, "*") ||
+	    results_workload_dir(wdir, sizeof(wdir), run, w->name) ||
+	    results_rep_dir(rep, sizeof(rep), wdir, 1) ||
+	    results_path(pattern, sizeof(pattern), rep, RF_TRACE))
+		return sw_err_set(err, SW_EXIT_RUN_ERROR, "%s: path too long", dir);
 	ret = glob(pattern, 0, NULL, &g);
 	if (ret || g.gl_pathc != 1) {
 		if (!ret)

@@ -29,6 +29,12 @@ int baseline_path(char *buf, size_t len, const char *dir,
 	return n < 0 || (size_t)n >= len ? -1 : 0;
 }
 
+int baseline_qualification_path(char *buf, size_t len, const char *dir,
+				const char *class_name)
+{
+	return baseline_path(buf, len, dir, class_name, "qualification");
+}
+
 int baseline_load(const char *path, struct baseline *b, struct sw_err *err)
 {
 	struct json_object *root, *metrics, *f, *o;

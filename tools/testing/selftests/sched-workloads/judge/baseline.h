@@ -29,6 +29,9 @@ struct baseline {
 void baseline_default_dir(char *buf, size_t len);
 int baseline_path(char *buf, size_t len, const char *dir,
 		  const char *class_name, const char *workload);
+/* The record of the class's qualification: DIR/<class>/qualification.json */
+int baseline_qualification_path(char *buf, size_t len, const char *dir,
+				const char *class_name);
 /*
  * Loads @path into @b. Returns 1 when the file does not exist, -1 with
  * SW_EXIT_BAD_WORKLOAD naming the file and key when it is not a

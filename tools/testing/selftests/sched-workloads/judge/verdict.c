@@ -821,7 +821,7 @@ enum verdict_status verdict_overall(const struct verdict_results *res)
 	return st;
 }
 
-static const char *status_name(enum verdict_status st)
+const char *verdict_status_name(enum verdict_status st)
 {
 	static const char *const names[] = { "pass", "fail", "skip", "error" };
 
@@ -842,7 +842,7 @@ int verdict_results_write_json(const struct verdict_results *res, FILE *f)
 
 		json_object_object_add(o, "name", json_object_new_string(r->name));
 		json_object_object_add(o, "status",
-				       json_object_new_string(status_name(r->status)));
+				       json_object_new_string(verdict_status_name(r->status)));
 		json_object_object_add(o, "kind", json_object_new_string(
 				       r->kind == CHECK_ABSOLUTE ? "absolute" :
 				       "baseline"));

@@ -83,6 +83,8 @@ int verdict_evaluate(const struct verdict_block *vb,
 		     const struct verdict_input *in,
 		     struct verdict_results *out);
 void verdict_results_free(struct verdict_results *res);
+/* "pass", "fail", "skip", "error": as verdicts.json and index.json say it. */
+const char *verdict_status_name(enum verdict_status st);
 /* The worst status of all results: FAIL/ERROR > PASS > SKIP. */
 enum verdict_status verdict_overall(const struct verdict_results *res);
 /* Baseline checks that found a regression, confirmed or not. */

@@ -9,6 +9,7 @@
 #include <unistd.h>
 
 #include "rtapp/run_json.h"
+#include "lib/results.h"
 
 /*
  * "cpus", "cpus+1", "cpus-1", "2*cpus", "2*cpus+1": a count that follows
@@ -194,7 +195,7 @@ fail:
 
 int prepare_validate(const struct workload *w, struct sw_err *err)
 {
-	struct prepare_opts o = { .logdir = ".", .basename = "rt-app",
+	struct prepare_opts o = { .logdir = ".", .basename = RESULTS_RTAPP_BASENAME,
 				  .calibration = 1 };
 	struct json_object *run;
 	double duration;

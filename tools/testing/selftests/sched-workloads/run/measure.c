@@ -20,6 +20,7 @@
 #include "run/measure.h"
 #include "trace/kthreads.h"
 #include "trace/trace.h"
+#include "lib/results.h"
 
 struct scope {
 	struct trace_opts opts;
@@ -144,7 +145,7 @@ static int scope_load_kthreads(struct scope *s, const char *dir,
 	char path[PATH_MAX];
 	int ret;
 
-	if (path_join(path, sizeof(path), dir, KTHREADS_FILE))
+	if (results_path(path, sizeof(path), dir, RF_KTHREADS))
 		return sw_err_set(err, SW_EXIT_USAGE, "%s: path too long", dir);
 	kthreads_free(&s->kthreads);
 	ret = kthreads_read(path, &s->kthreads, err);
@@ -253,6 +254,8 @@ static int add_trace_metrics(const struct measure_in *in,
 			trace_report_note(report));
 	if (in->explain)
 		trace_report_explain(report, in->explain);
+	if (in->explain_json)
+		*in->explain_json = trace_report_explain_json(report);
 	if (in->timeline)
 		trace_report_timeline(report, in->timeline);
 	trace_report_neighbours(report, out->neighbours,

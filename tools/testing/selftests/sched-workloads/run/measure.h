@@ -10,6 +10,7 @@
 
 #include <stdint.h>
 #include <stdio.h>
+#include <json-c/json.h>
 
 #include "lib/metric_set.h"
 #include "lib/util.h"
@@ -34,6 +35,8 @@ struct measure_in {
 	const char *buffer;	/* the trace.dat buffer to read; NULL: found */
 	int use_libtracecmd;	/* read the trace with libtracecmd's iteration */
 	FILE *explain;		/* trace_report_explain() there, if set */
+	/* Set: the same as JSON (trace_report_explain_json()) goes there. */
+	struct json_object **explain_json;
 	FILE *timeline;		/* trace_report_timeline() there, if set */
 	uint64_t timeline_start_ns, timeline_end_ns;
 };

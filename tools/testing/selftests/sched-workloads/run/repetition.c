@@ -20,6 +20,7 @@
 #include "rtapp/rtapp_metrics.h"
 #include "rtapp/rtapp_run.h"
 #include "run/measure.h"
+#include "lib/results.h"
 
 /* rt-app may end this much (or 1%) before the workload's duration */
 #define RTAPP_EARLY_S 0.05
@@ -61,7 +62,7 @@ static int record(const struct workload *w, const struct repetition_opts *o,
 		  const char *dir, uint64_t *run_end_ns, struct sw_err *err)
 {
 	struct prepare_opts po = {
-		.logdir = dir, .basename = REPETITION_BASENAME,
+		.logdir = dir, .basename = RESULTS_RTAPP_BASENAME,
 		.calibration = o->calibration,
 	};
 	char run_json[PATH_MAX], out[PATH_MAX], trace[PATH_MAX], msg[256];
@@ -72,10 +73,10 @@ static int record(const struct workload *w, const struct repetition_opts *o,
 	double duration;
 	uint64_t t = now_mono_ns();
 
-	if (path_join(run_json, sizeof(run_json), dir, "run.json") ||
-	    path_join(out, sizeof(out), dir, "rt-app.out") ||
-	    path_join(trace, sizeof(trace), dir, "trace.dat") ||
-	    path_join(kt, sizeof(kt), dir, KTHREADS_FILE))
+	if (results_path(run_json, sizeof(run_json), dir, RF_RUN_JSON) ||
+	    results_path(out, sizeof(out), dir, RF_RTAPP_OUT) ||
+	    results_path(trace, sizeof(trace), dir, RF_TRACE) ||
+	    results_path(kt, sizeof(kt), dir, RF_KTHREADS))
 		return sw_err_set(err, SW_EXIT_RUN_ERROR, "%s: path too long", dir);
 	if (prepare_run_json(w, &po, run_json, &duration, err))
 		return -1;
@@ -136,9 +137,10 @@ int repetition_run(const struct workload *w, const struct repetition_opts *o,
 		   size_t nlen, struct sw_err *err)
 {
 	struct measure_in in = {
-		.w = w, .logs = dir, .basename = REPETITION_BASENAME,
+		.w = w, .logs = dir, .basename = RESULTS_RTAPP_BASENAME,
 	};
 	char path[PATH_MAX], trace[PATH_MAX];
+	struct json_object *explain = NULL;
 	struct measure_out out;
 	uint64_t t;
 	int ret;
@@ -149,28 +151,37 @@ int repetition_run(const struct workload *w, const struct repetition_opts *o,
 	if (record(w, o, dir, &in.run_end_ns, err))
 		return -1;
 	t = now_mono_ns();
-	if (path_join(trace, sizeof(trace), dir, "trace.dat") ||
-	    path_join(path, sizeof(path), dir, "explain.txt"))
+	if (results_path(trace, sizeof(trace), dir, RF_TRACE) ||
+	    results_path(path, sizeof(path), dir, RF_EXPLAIN))
 		return sw_err_set(err, SW_EXIT_RUN_ERROR, "%s: path too long", dir);
 	in.trace = trace;
 	/* where wc.* and rt.* come from, for whoever looks into a failure */
 	in.explain = fopen(path, "w");
+	in.explain_json = &explain;
 	ret = measure_files(&in, set, &out, err);
 	if (in.explain)
 		fclose(in.explain);
 	snprintf(neighbours, nlen, "%s", out.neighbours);
-	if (ret)
+	if (ret) {
+		json_object_put(explain);
 		return -1;
-	if (path_join(path, sizeof(path), dir, "metrics.json"))
+	}
+	/* the same for programs: the report draws the longest stretches */
+	if (explain && write_json_file(dir, results_name(RF_EXPLAIN_JSON),
+				       explain, JSON_C_TO_STRING_PRETTY))
+		return sw_err_set(err, SW_EXIT_RUN_ERROR, "%s/%s: cannot write: %s",
+				  dir, results_name(RF_EXPLAIN_JSON),
+				  strerror(errno));
+	if (results_path(path, sizeof(path), dir, RF_METRICS))
 		return sw_err_set(err, SW_EXIT_RUN_ERROR, "%s: path too long", dir);
 	if (write_stream_file(path, print_metrics, set))
 		return sw_err_set(err, SW_EXIT_RUN_ERROR, "%s: cannot write: %s",
 				  path, strerror(errno));
-	if (write_json_file(dir, "events.json", events_json(set),
+	if (write_json_file(dir, results_name(RF_EVENTS), events_json(set),
 			    JSON_C_TO_STRING_PLAIN))
 		return sw_err_set(err, SW_EXIT_RUN_ERROR,
-				  "%s/events.json: cannot write: %s", dir,
-				  strerror(errno));
+				  "%s/%s: cannot write: %s", dir,
+				  results_name(RF_EVENTS), strerror(errno));
 	cost_mark(o, t, o->cost ? &o->cost->analysis : NULL);
 	if (o->cost)
 		o->cost->reps++;
@@ -184,7 +195,7 @@ int repetition_load(const char *dir, struct metric_set *set,
 	struct json_object *o;
 	int ret;
 
-	if (path_join(path, sizeof(path), dir, "metrics.json"))
+	if (results_path(path, sizeof(path), dir, RF_METRICS))
 		return sw_err_set(err, SW_EXIT_USAGE, "%s: path too long", dir);
 	o = json_object_from_file(path);
 	if (!o)
@@ -194,7 +205,7 @@ int repetition_load(const char *dir, struct metric_set *set,
 	json_object_put(o);
 	if (ret || !set->events)
 		return ret;
-	if (path_join(path, sizeof(path), dir, "events.json"))
+	if (results_path(path, sizeof(path), dir, RF_EVENTS))
 		return sw_err_set(err, SW_EXIT_USAGE, "%s: path too long", dir);
 	o = json_object_from_file(path);
 	if (!o)

@@ -11,8 +11,6 @@
 #include "lib/util.h"
 #include "rtapp/workload.h"
 
-#define REPETITION_BASENAME "rt-app"
-
 /*
  * User-space tasks outside the workload taking more than this share of
  * the CPUs during a repetition make it no evidence either way (LISA

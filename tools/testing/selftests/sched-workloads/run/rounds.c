@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * The run protocol of one workload.
+ * The run protocol of one workload (run/rounds.h).
  */
 #include <math.h>
 #include <stdio.h>
@@ -9,8 +9,8 @@
 #include "run/rounds.h"
 
 /* One counted repetition into @rd; 1 when the source has none. */
-static int take_rep(struct protocol *p, const struct protocol_source *src,
-		    size_t idx, struct protocol_round *rd, struct sw_err *err)
+static int take_rep(struct rounds *p, const struct rounds_source *src,
+		    size_t idx, struct round *rd, struct sw_err *err)
 {
 	struct event_rep ev = { 0 };
 	struct metric_set set = { .events = &ev };
@@ -38,8 +38,8 @@ static int take_rep(struct protocol *p, const struct protocol_source *src,
 	return ret;
 }
 
-static int take_canary(const struct protocol_source *src, size_t idx,
-		       struct protocol_round *rd, struct sw_err *err)
+static int take_canary(const struct rounds_source *src, size_t idx,
+		       struct round *rd, struct sw_err *err)
 {
 	struct metric_set set = { 0 };
 	char why[256];
@@ -55,17 +55,17 @@ static int take_canary(const struct protocol_source *src, size_t idx,
 	return ret < 0 ? -1 : 0;
 }
 
-static int judge(struct protocol *p)
+int rounds_judge(struct rounds *p)
 {
 	struct verdict_round vr[VERDICT_ROUNDS];
 	struct verdict_input in = {
 		.prefix = p->name, .rounds = vr, .nrounds = p->nrounds,
 		.base = p->base, .no_base = p->no_base,
 		.settings = p->settings, .lost_events = p->lost_events,
-		.extend = p->extend && p->nrounds == 1 && !p->record,
-		.confirm = p->confirm && !p->record,
+		.extend = p->extend && p->nrounds == 1,
+		.confirm = p->confirm,
 		/* one repetition asked for: judged on what was asked */
-		.confirm_bounds = p->confirm && p->extend && !p->record,
+		.confirm_bounds = p->confirm && p->extend,
 	};
 	size_t i;
 
@@ -79,16 +79,15 @@ static int judge(struct protocol *p)
 	return verdict_evaluate(p->vb, &in, &p->res);
 }
 
-int protocol_round(struct protocol *p, const struct protocol_source *src,
-		   int reps, struct sw_err *err)
+int rounds_add(struct rounds *p, const struct rounds_source *src, size_t idx,
+	       int reps, struct sw_err *err)
 {
-	size_t idx = p->record ? 0 : p->nrounds;
-	struct protocol_round *rd = &p->round[idx];
+	struct round *rd = &p->round[idx];
 	int i, ret = 0;
 
-	if (idx >= VERDICT_ROUNDS)
-		return sw_err_set(err, SW_EXIT_RUN_ERROR, "%s: no round after %d",
-				  p->name, VERDICT_ROUNDS);
+	if (idx > p->nrounds || idx >= VERDICT_ROUNDS)
+		return sw_err_set(err, SW_EXIT_RUN_ERROR, "%s: no round %zu",
+				  p->name, idx + 1);
 	if (idx == p->nrounds) {
 		memset(rd, 0, sizeof(*rd));
 		rd->start_s = src->now(src->ctx, idx);
@@ -99,32 +98,41 @@ int protocol_round(struct protocol *p, const struct protocol_source *src,
 		return -1;
 	for (i = 0; i < reps && !ret; i++)
 		ret = take_rep(p, src, idx, rd, err);
+	rd->end_s = src->now(src->ctx, idx);
+	return ret;
+}
+
+int rounds_next(struct rounds *p, const struct rounds_source *src,
+		int reps, struct sw_err *err)
+{
+	size_t idx = p->nrounds;
+	struct round *rd = &p->round[idx];
+	int ret;
+
+	ret = rounds_add(p, src, idx, reps, err);
 	if (ret < 0)
 		return -1;
 	/* A first round without repetitions has nothing to judge. */
-	if (!p->round[0].cur.reps) {
-		rd->end_s = src->now(src->ctx, idx);
+	if (!p->round[0].cur.reps)
 		return 1;
-	}
-	if (judge(p))
+	if (rounds_judge(p))
 		return sw_err_set(err, SW_EXIT_RUN_ERROR, "out of memory");
 	/* A split check gets repetitions, one at a time, until decided. */
 	while (!ret && verdict_undecided(&p->res)) {
 		ret = take_rep(p, src, idx, rd, err);
-		if (!ret && judge(p))
+		if (!ret && rounds_judge(p))
 			return sw_err_set(err, SW_EXIT_RUN_ERROR, "out of memory");
 	}
 	rd->end_s = src->now(src->ctx, idx);
 	return ret;
 }
 
-int protocol_pending(const struct protocol *p)
+int rounds_pending(const struct rounds *p)
 {
-	return !p->record && p->nrounds < VERDICT_ROUNDS &&
-	       verdict_pending(&p->res) > 0;
+	return p->nrounds < VERDICT_ROUNDS && verdict_pending(&p->res) > 0;
 }
 
-int protocol_all_samples(const struct protocol *p, struct sample_set *out)
+int rounds_all_samples(const struct rounds *p, struct sample_set *out)
 {
 	size_t i;
 
@@ -135,13 +143,13 @@ int protocol_all_samples(const struct protocol *p, struct sample_set *out)
 	return 0;
 }
 
-struct json_object *protocol_rounds_json(const struct protocol *p)
+struct json_object *rounds_json(const struct rounds *p)
 {
 	struct json_object *arr = json_object_new_array();
 	size_t i, r;
 
 	for (i = 0; arr && i < p->nrounds; i++) {
-		const struct protocol_round *rd = &p->round[i];
+		const struct round *rd = &p->round[i];
 		struct json_object *o = json_object_new_object();
 		struct json_object *ids = json_object_new_array();
 
@@ -161,7 +169,7 @@ struct json_object *protocol_rounds_json(const struct protocol *p)
 	return arr;
 }
 
-void protocol_free(struct protocol *p)
+void rounds_free(struct rounds *p)
 {
 	size_t i;
 

@@ -3,12 +3,14 @@
  * The run protocol of one workload: rounds of repetitions, each after a
  * canary; more repetitions while an absolute check is split; another
  * round, minutes later, while a regression waits for confirmation
- * (verdict.c has the rules and their false-alarm rate). The battery
- * (battery.c) decides when rounds run, "replay" (cmd_replay.c) runs the
- * same protocol on recorded repetitions.
+ * (judge/verdict.c has the rules and their false-alarm rate). The
+ * battery (run/battery.c) decides when rounds run, "replay"
+ * (cmd/cmd_replay.c) runs the same protocol on recorded repetitions, and
+ * a baseline's recording (run/baseline_record.c) adds its repetitions to
+ * one round, one at a time.
  */
-#ifndef SW_PROTOCOL_H
-#define SW_PROTOCOL_H
+#ifndef SW_ROUNDS_H
+#define SW_ROUNDS_H
 
 #include <json-c/json.h>
 #include "judge/baseline.h"
@@ -17,13 +19,13 @@
 #include "judge/verdict.h"
 
 /* Where repetitions and canaries come from: rt-app now, or files. */
-struct protocol_source {
+struct rounds_source {
 	void *ctx;
 	/*
 	 * The next counted repetition of round @round (0-based) into @set
-	 * (with set->events set); @id names it (rep-<id>). Returns 0, or 1 when there is none (the
-	 * machine stayed too busy, or a recording has no more; the reason in
-	 * @why), or -1 on error.
+	 * (with set->events set); @id names its directory (lib/results.h).
+	 * Returns 0, or 1 when there is none (the machine stayed too busy,
+	 * or a recording has no more; the reason in @why), or -1 on error.
 	 */
 	int (*rep)(void *ctx, size_t round, struct metric_set *set, int *id,
 		   char *why, size_t len, struct sw_err *err);
@@ -34,7 +36,7 @@ struct protocol_source {
 	double (*now)(void *ctx, size_t round);
 };
 
-struct protocol_round {
+struct round {
 	struct sample_set cur;		/* its counted repetitions */
 	struct event_set events;
 	struct sample_set canary;	/* one entry per canary taken */
@@ -43,15 +45,14 @@ struct protocol_round {
 };
 
 /* One workload's judgement so far. */
-struct protocol {
+struct rounds {
 	const char *name;		/* the workload */
 	const struct verdict_block *vb;
 	const struct baseline *base;	/* NULL: none */
 	const char *no_base;
 	struct json_object *settings;	/* in force during the run */
 	int extend, confirm;		/* verdict_input's */
-	int record;	/* every repetition its own round 0 entry, no rules */
-	struct protocol_round round[VERDICT_ROUNDS];
+	struct round round[VERDICT_ROUNDS];
 	size_t nrounds;
 	unsigned long long lost_events;
 	struct verdict_results res;
@@ -60,19 +61,26 @@ struct protocol {
 
 /*
  * Runs one more round of @reps repetitions (extended while a check is
- * split) and judges every round so far into p->res. In record mode every
- * call adds @reps repetitions and a canary to the one round. Returns 0,
- * 1 when the source ran out (p->stopped says why; judged on what there
- * is), -1 on error.
+ * split) and judges every round so far into p->res. Returns 0, 1 when the
+ * source ran out (p->stopped says why; judged on what there is), -1 on
+ * error.
  */
-int protocol_round(struct protocol *p, const struct protocol_source *src,
-		   int reps, struct sw_err *err);
+int rounds_next(struct rounds *p, const struct rounds_source *src,
+		int reps, struct sw_err *err);
+/*
+ * Adds a canary and @reps repetitions to round @idx (a new one when it is
+ * the next), judging nothing: 0, 1 when the source ran out, -1 on error.
+ */
+int rounds_add(struct rounds *p, const struct rounds_source *src, size_t idx,
+	       int reps, struct sw_err *err);
+/* Judges every round so far into p->res; -1 when out of memory. */
+int rounds_judge(struct rounds *p);
 /* Another round is due (a regression awaits confirmation). */
-int protocol_pending(const struct protocol *p);
+int rounds_pending(const struct rounds *p);
 /* Repetitions judged in all rounds, first round first, for samples.json. */
-int protocol_all_samples(const struct protocol *p, struct sample_set *out);
+int rounds_all_samples(const struct rounds *p, struct sample_set *out);
 /* rounds.json: each round's repetitions count, times and canary. */
-struct json_object *protocol_rounds_json(const struct protocol *p);
-void protocol_free(struct protocol *p);
+struct json_object *rounds_json(const struct rounds *p);
+void rounds_free(struct rounds *p);
 
-#endif /* SW_PROTOCOL_H */
+#endif /* SW_ROUNDS_H */

@@ -42,6 +42,15 @@ def sw(*args, timeout=600, **kw):
                           text=True, timeout=timeout, **kw)
 
 
+def index_run(path):
+    """Has the tool write @path/index.json, for a run directory a test
+    made by hand (as for a run of an older sched-workloads)."""
+    r = sw("index", path, timeout=60)
+    if r.returncode:
+        raise AssertionError("sched-workloads index %s: %s" %
+                             (path, r.stderr))
+
+
 def fixture(*parts):
     return os.path.join(FIXTURES, *parts)
 

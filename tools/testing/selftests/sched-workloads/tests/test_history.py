@@ -107,6 +107,7 @@ def make_series(top, n, seed, step_at=None, factor=1.3, reps=3,
                                          drift, slower)}
             with open(os.path.join(d, w, "rounds.json"), "w") as f:
                 json.dump([rnd], f)
+        swtest.index_run(d)
         dirs.append(d)
     return dirs
 

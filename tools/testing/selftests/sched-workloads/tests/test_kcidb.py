@@ -298,7 +298,7 @@ class TestExport(unittest.TestCase):
             # a directory that is not a run of the tool
             r, _ = export(tmp)
             self.assertEqual(r.returncode, swtest.EXIT_BAD_RESULTS)
-            self.assertIn(os.path.join(tmp, "fingerprint.json"), r.stderr)
+            self.assertIn(tmp + ": no index.json", r.stderr)
             r, _ = export(os.path.join(tmp, "none"))
             self.assertEqual(r.returncode, swtest.EXIT_BAD_RESULTS)
 

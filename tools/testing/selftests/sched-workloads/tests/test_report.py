@@ -20,6 +20,7 @@ from unittest import mock
 
 import swtest
 import report
+import results
 
 FIXTURE = swtest.fixture("report")
 CLEAN = "20261205-033930-6.18.44-fc-v1272"
@@ -160,20 +161,41 @@ class TestReportInBrowser(unittest.TestCase):
 
 class TestReportInput(unittest.TestCase):
     def test_explain_episodes(self):
-        text = ("wc: 2 stretches with a CPU idle ...: 12.0 us in all\n"
-                "  at 2012.620021 (+2.916100 s): 6423.7 us; burst (pid "
-                "3284) waited on cpu0 while cpu1 idled\n"
-                "rt: 1 stretch with an RT task waiting ...\n"
-                "  at 2049.848540 (-0.000100 s): 56809.1 us; hi (pid 3368)"
-                " waited on cpu0 while cpu0 ran bg (pid 3369, prio 120)\n"
-                "neighbours: the tasks outside the workload\n"
-                "  at 1.000000 (+0.000000 s): 1.0 us; not an episode\n")
-        eps = report.parse_episodes(text)
-        self.assertEqual(eps["wc"], [(2012.620021, 2.9161, 6423.7,
-                                      "burst (pid 3284) waited on cpu0 "
-                                      "while cpu1 idled")])
-        self.assertEqual(eps["rt"][0][:3], (2049.84854, -0.0001, 56809.1))
-        self.assertEqual(len(eps["rt"]), 1)
+        # what the report draws: the stretches explain.json names
+        with tempfile.TemporaryDirectory() as tmp:
+            _, broken = copy_runs(tmp)
+            w = results.Run(broken).workload("rt-push-pull")
+            rt = w.episodes(1, "rt")
+            self.assertEqual(rt[0], (2049.84854, 2.839003, 56809.1,
+                                     "hi (pid 3368) waited on cpu0 while "
+                                     "cpu0 ran bg (pid 3369, prio 120)"))
+            self.assertEqual([e[2] for e in w.episodes(1, "wc")],
+                             [7284.4, 7279.4, 5253.9, 5204.4, 5199.2])
+            self.assertIsNone(w.episodes(2, "wc"))
+            path = w.rep_path(1, "explain_json")
+            with open(path, "w") as f:
+                json.dump({"wc": {"longest": [{"start_s": "x"}]}}, f)
+            with self.assertRaisesRegex(results.ResultError,
+                                        path + ': "wc".longest.0.: not a '
+                                        'stretch'):
+                w.episodes(1, "wc")
+
+    def test_explain_json_says_what_the_text_says(self):
+        # explain.txt for people, explain.json for programs: one source
+        with tempfile.TemporaryDirectory() as tmp:
+            dats = swtest.unpack_traces(swtest.fixture("trace"), tmp)
+            for name in ("pinned", "taken1", "fifo"):
+                args = ("analyze", "--trace", dats[name], "--all-cpus")
+                text = swtest.sw(*args, "--explain").stdout
+                ex = json.loads(swtest.sw(*args, "--explain-json").stdout)
+                lines = ["  at %.6f (%+.6f s): %.1f us; %s" %
+                         (e["start_s"], e["offset_s"], e["len_us"],
+                          e["who"])
+                         for sec in ("wc", "rt")
+                         for e in ex[sec]["longest"]]
+                self.assertTrue(lines, name)
+                self.assertEqual([ln for ln in text.splitlines()
+                                  if ln.startswith("  at ")], lines, name)
 
     def test_bad_runs(self):
         with tempfile.TemporaryDirectory() as tmp:
@@ -188,23 +210,8 @@ class TestReportInput(unittest.TestCase):
             self.assertIn(path + ": not JSON", r.stderr)
             r = swtest.sw("report", tmp)
             self.assertEqual(r.returncode, swtest.EXIT_BAD_RESULTS)
-            self.assertIn("fingerprint.json", r.stderr)
+            self.assertIn("no index.json", r.stderr)
             self.assertEqual(glob.glob(os.path.join(tmp, "*.html")), [])
-
-    def test_more_episodes(self):
-        # a section ends at the next unindented line; its other lines
-        # (the neighbours' tasks) are no episodes
-        text = ("wc: 0 stretches with a CPU idle while a task waited\n"
-                "rt: 2 stretches\n"
-                "  at 10.000001 (+0.500000 s): 12.5 us; a (pid 1) waited\n"
-                "  at 9.5 (+0.000000 s): 1 us; b\n"
-                "    user tasks: 0.3% in all\n"
-                "other: x\n"
-                "  at 11.000000 (+1.000000 s): 3.0 us; c\n")
-        eps = report.parse_episodes(text)
-        self.assertEqual(eps, {"wc": [], "rt": [
-            (10.000001, 0.5, 12.5, "a (pid 1) waited"),
-            (9.5, 0.0, 1.0, "b")]})
 
     def test_change(self):
         self.assertEqual(report.change(100, 150), "+50.0%")

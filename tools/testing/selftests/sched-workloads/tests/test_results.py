@@ -1,13 +1,14 @@
 # SPDX-License-Identifier: GPL-2.0
 """results.py: the reader of result directories that report, export and
-history share. The histogram arithmetic is events.c's, redone by hand
-here for values whose bins are easy to work out."""
+history share. The histogram arithmetic is lib/event_hist.c's, redone
+by hand here for values whose bins are easy to work out, on the bins the
+tool states in a run's index.json."""
 import json
 import os
 import tempfile
 import unittest
 
-import swtest  # noqa: F401 (puts the collection on sys.path)
+import swtest
 import results
 
 # events.h: bin b >= 1 holds [0.01 * 2^((b-1)/16), 0.01 * 2^(b/16)).
@@ -30,23 +31,38 @@ def hist(values):
             "bins": pairs}
 
 
+def tool_bins():
+    """The bins as the tool states them in a run's index.json."""
+    with tempfile.TemporaryDirectory() as tmp:
+        with open(os.path.join(tmp, "fingerprint.json"), "w") as f:
+            json.dump({"class": "x"}, f)
+        swtest.index_run(tmp)
+        return results.Run(tmp).bins
+
+
 class TestHistogram(unittest.TestCase):
+    @classmethod
+    def setUpClass(cls):
+        cls.bins = tool_bins()
+
     def test_edges(self):
-        self.assertAlmostEqual(results.bin_edges(107)[0], LO_107)
-        self.assertAlmostEqual(results.bin_edges(107)[1], HI_107)
+        self.assertAlmostEqual(self.bins.edges(107)[0], LO_107)
+        self.assertAlmostEqual(self.bins.edges(107)[1], HI_107)
         self.assertTrue(LO_107 <= 1.0 < HI_107)
-        self.assertEqual(results.bin_edges(-107), (-HI_107, -LO_107))
-        self.assertEqual(results.bin_edges(0), (-0.01, 0.01))
+        self.assertEqual(self.bins.edges(-107), (-HI_107, -LO_107))
+        self.assertEqual(self.bins.edges(0), (-0.01, 0.01))
+        self.assertEqual(self.bins.edges(44 * 16)[1], float("inf"))
 
     def test_cdf_clips_to_exact_ends(self):
         h = results.Histogram.from_json(hist([1.0, 1.0, 1.0, 2.0]), "f",
                                         "k")
         # bin 107 ends at 1.0307 (3 of 4 events), bin 123 at 2.03 but the
         # largest event is exactly 2.0
-        self.assertEqual(len(h.cdf()), 2)
-        self.assertAlmostEqual(h.cdf()[0][0], HI_107)
-        self.assertEqual(h.cdf()[0][1], 0.75)
-        self.assertEqual(h.cdf()[1], (2.0, 1.0))
+        cdf = h.cdf(self.bins)
+        self.assertEqual(len(cdf), 2)
+        self.assertAlmostEqual(cdf[0][0], HI_107)
+        self.assertEqual(cdf[0][1], 0.75)
+        self.assertEqual(cdf[1], (2.0, 1.0))
 
     def test_merge_pools_events(self):
         a = results.Histogram.from_json(hist([1.0, 2.0]), "f", "k")
@@ -84,12 +100,17 @@ class TestRun(unittest.TestCase):
     def tearDown(self):
         self.tmp.cleanup()
 
+    def indexed(self):
+        """The run as the tool indexes it now."""
+        swtest.index_run(self.dir)
+        return results.Run(self.dir)
+
     def write(self, name, obj):
         with open(os.path.join(self.dir, name), "w") as f:
             f.write(obj if isinstance(obj, str) else json.dumps(obj))
 
     def test_reads_a_run(self):
-        run = results.Run(self.dir)
+        run = self.indexed()
         self.assertEqual(run.machine_class, "x86_64-2cpu-test-vm")
         self.assertEqual(run.kernel, "6.18.0-rc1")
         self.assertEqual(run.started, "2026-12-05T03:43:57")
@@ -100,32 +121,33 @@ class TestRun(unittest.TestCase):
         self.write("w/verdicts.json", "[{\"name\": ")
         with self.assertRaisesRegex(results.ResultError,
                                     r"w/verdicts.json: not JSON"):
-            results.Run(self.dir).workload("w").verdicts()
+            self.indexed().workload("w").verdicts()
         self.write("w/verdicts.json", [{"name": "x", "status": "maybe",
                                         "kind": "absolute"}])
         with self.assertRaisesRegex(results.ResultError, "check 1"):
-            results.Run(self.dir).workload("w").verdicts()
+            self.indexed().workload("w").verdicts()
         with self.assertRaisesRegex(results.ResultError, "no results"):
-            results.Run(self.dir).workload("not-judged")
+            self.indexed().workload("not-judged")
         with self.assertRaisesRegex(results.ResultError, "not a directory"):
             results.Run(os.path.join(self.dir, "nowhere"))
         self.write("fingerprint.json", {"kernel_release": "x"})
         with self.assertRaisesRegex(results.ResultError,
                                     "fingerprint.json: no machine class"):
-            results.Run(self.dir)
+            self.indexed()
 
     def test_refusal_has_no_repetitions(self):
         # dl-over-admission: rt-app refused, as expected: verdicts only
-        w = results.Run(self.dir).workload("w")
+        w = self.indexed().workload("w")
         self.assertEqual((w.samples(), w.rounds(), w.counted_reps(),
                           w.events()), ({}, [], [], {}))
         self.write("w/rounds.json", {"round": 1})
         with self.assertRaisesRegex(results.ResultError, "rounds.json: "
                                     "not a list of rounds"):
-            w.rounds()
+            self.indexed().workload("w").rounds()
 
     def test_renamed_directory_has_no_start(self):
         renamed = os.path.join(self.tmp.name, "kernel-a")
+        self.indexed()
         os.rename(self.dir, renamed)
         self.assertIsNone(results.Run(renamed).started)
 

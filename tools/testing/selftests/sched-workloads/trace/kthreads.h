@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * Which pids are kernel threads: read from /proc around a run, kept as a
- * small text file beside its trace (rep-K/kthreads.txt, one "pid comm"
+ * small text file beside its trace (lib/results.h: kthreads.txt, one "pid comm"
  * line each, pids ascending), so that the trace analysis can tell a
  * kernel thread that spins from a user task that disturbs the run.
  */
@@ -10,8 +10,6 @@
 
 #include <stddef.h>
 #include "lib/util.h"
-
-#define KTHREADS_FILE	"kthreads.txt"
 
 /*
  * The comm as /proc/PID/stat says it: "kworker/0:1-events" ends in the

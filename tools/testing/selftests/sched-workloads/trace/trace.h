@@ -92,6 +92,15 @@ uint64_t trace_report_lost_events(const struct trace_report *r);
  * kernel threads apart.
  */
 void trace_report_explain(const struct trace_report *r, FILE *f);
+struct json_object;
+/*
+ * The same, as JSON, for programs: {"wc": {"measured", "stretches",
+ * "total_us", "longest": [{"start_s", "offset_s", "len_us", "who", "pid",
+ * "comm", "cpu", "other_cpu", "other_pid", ...}]}, "rt": {...},
+ * "neighbours": {"user_share", "kthread_share", "tasks": [{"comm", "pid",
+ * "kthread", "policy", "share"}]}}; "who" is the text's sentence.
+ */
+struct json_object *trace_report_explain_json(const struct trace_report *r);
 /*
  * The timeline trace_opts asked for, as one JSON object: {"start", "end",
  * "cpus", "running": [{"cpu", "start", "end", "pid", "comm", "prio"}],

@@ -12,6 +12,7 @@
  * (kthread.cpu_share).
  */
 #include <stdio.h>
+#include <json-c/json.h>
 
 #include "trace/trace_state.h"
 
@@ -19,29 +20,45 @@
 #define NEIGHBOURS	5
 #define NEIGHBOUR_MIN	0.001
 
+/* Who was involved as the stretch began, in words. */
+static void episode_who(const struct ta_episode *e, char *buf, size_t len)
+{
+	char other[64];
+
+	if (e->other_cpu < 0) {
+		snprintf(buf, len, "(no waiting task named)");
+		return;
+	}
+	if (!e->other_pid)
+		snprintf(other, sizeof(other), "idled");
+	else if (e->other_pid < 0)
+		snprintf(other, sizeof(other), "%s a fair task",
+			 e->other_taken ? "was about to run" : "ran");
+	else
+		snprintf(other, sizeof(other), "%s %s (pid %d, prio %d)",
+			 e->other_taken ? "was about to run" : "ran",
+			 e->other_comm, e->other_pid, e->other_prio);
+	snprintf(buf, len, "%s (pid %d) waited on cpu%d while cpu%d %s",
+		 e->comm, e->pid, e->cpu, e->other_cpu, other);
+}
+
+/* The trace clock time of @ns as explain prints it: "1617.924384". */
+static void clock_text(uint64_t ns, char *buf, size_t len)
+{
+	snprintf(buf, len, "%llu.%06llu",
+		 (unsigned long long)(ns / 1000000000ull),
+		 (unsigned long long)(ns % 1000000000ull / 1000));
+}
+
 static void explain_episode(FILE *f, const struct ta_episode *e,
 			    uint64_t base)
 {
-	fprintf(f, "  at %llu.%06llu (%+.6f s): %.1f us;",
-		(unsigned long long)(e->start / 1000000000ull),
-		(unsigned long long)(e->start % 1000000000ull / 1000),
-		((double)e->start - (double)base) / 1e9, e->len / 1e3);
-	if (e->other_cpu < 0) {
-		fprintf(f, " (no waiting task named)\n");
-		return;
-	}
-	fprintf(f, " %s (pid %d) waited on cpu%d while cpu%d ", e->comm,
-		e->pid, e->cpu, e->other_cpu);
-	if (!e->other_pid) {
-		fprintf(f, "idled\n");
-		return;
-	}
-	fprintf(f, "%s", e->other_taken ? "was about to run " : "ran ");
-	if (e->other_pid < 0)
-		fprintf(f, "a fair task\n");
-	else
-		fprintf(f, "%s (pid %d, prio %d)\n", e->other_comm,
-			e->other_pid, e->other_prio);
+	char at[32], who[160];
+
+	clock_text(e->start, at, sizeof(at));
+	episode_who(e, who, sizeof(who));
+	fprintf(f, "  at %s (%+.6f s): %.1f us; %s\n", at,
+		((double)e->start - (double)base) / 1e9, e->len / 1e3, who);
 }
 
 static void explain_stretches(FILE *f, const char *what, const char *cond,
@@ -189,4 +206,104 @@ void trace_report_explain(const struct trace_report *r, FILE *f)
 				  &r->rt_eps, r->rt_lower_ns, base);
 	}
 	explain_neighbours(r, f);
+}
+
+static struct json_object *episode_json(const struct ta_episode *e,
+					uint64_t base)
+{
+	struct json_object *o = json_object_new_object();
+	char at[32], who[160];
+
+	clock_text(e->start, at, sizeof(at));
+	episode_who(e, who, sizeof(who));
+	json_object_object_add(o, "start_s",
+			       json_object_new_double_s(e->start / 1e9, at));
+	json_object_object_add(o, "offset_s",
+			       json_object_new_double(((double)e->start -
+						       (double)base) / 1e9));
+	json_object_object_add(o, "len_us", json_object_new_double(e->len / 1e3));
+	json_object_object_add(o, "who", json_object_new_string(who));
+	if (e->other_cpu < 0)
+		return o;
+	json_object_object_add(o, "pid", json_object_new_int(e->pid));
+	json_object_object_add(o, "comm", json_object_new_string(e->comm));
+	json_object_object_add(o, "cpu", json_object_new_int(e->cpu));
+	json_object_object_add(o, "other_cpu", json_object_new_int(e->other_cpu));
+	/* 0: idle; -1: a fair task, not named */
+	json_object_object_add(o, "other_pid", json_object_new_int(e->other_pid));
+	if (e->other_pid > 0) {
+		json_object_object_add(o, "other_comm",
+				       json_object_new_string(e->other_comm));
+		json_object_object_add(o, "other_prio",
+				       json_object_new_int(e->other_prio));
+	}
+	json_object_object_add(o, "other_taken",
+			       json_object_new_boolean(e->other_taken));
+	return o;
+}
+
+static struct json_object *stretches_json(const struct trace_report *r,
+					  const struct ta_stretches *s,
+					  uint64_t total, uint64_t base)
+{
+	struct json_object *o = json_object_new_object();
+	struct json_object *top = json_object_new_array();
+	int i;
+
+	json_object_object_add(o, "measured",
+			       json_object_new_boolean(r->aff_known));
+	if (!r->aff_known) {
+		json_object_put(top);
+		return o;
+	}
+	json_object_object_add(o, "stretches", json_object_new_int64(s->count));
+	json_object_object_add(o, "total_us", json_object_new_double(total / 1e3));
+	for (i = 0; i < TA_EPISODES && s->top[i].len; i++)
+		json_object_array_add(top, episode_json(&s->top[i], base));
+	json_object_object_add(o, "longest", top);
+	return o;
+}
+
+static struct json_object *neighbours_json(const struct trace_report *r)
+{
+	const struct ta_task *top[NEIGHBOURS];
+	struct json_object *o = json_object_new_object();
+	struct json_object *tasks = json_object_new_array();
+	int i, n = neighbours(r, top);
+	char pol[32];
+
+	json_object_object_add(o, "user_share", r->foreign_known ?
+			       json_object_new_double(cpus_share(r, r->foreign_ns)) :
+			       NULL);
+	json_object_object_add(o, "kthread_share",
+			       json_object_new_double(cpus_share(r, r->kthread_ns)));
+	for (i = 0; i < n; i++) {
+		struct json_object *t = json_object_new_object();
+
+		json_object_object_add(t, "comm", json_object_new_string(top[i]->comm));
+		json_object_object_add(t, "pid", json_object_new_int(top[i]->pid));
+		json_object_object_add(t, "kthread",
+				       json_object_new_boolean(top[i]->kthread));
+		json_object_object_add(t, "policy",
+				       json_object_new_string(policy(top[i], pol,
+								     sizeof(pol))));
+		json_object_object_add(t, "share",
+				       json_object_new_double(cpus_share(r, top[i]->cpu_ns)));
+		json_object_array_add(tasks, t);
+	}
+	json_object_object_add(o, "tasks", tasks);
+	return o;
+}
+
+struct json_object *trace_report_explain_json(const struct trace_report *r)
+{
+	uint64_t base = r->ws > r->first_ts ? r->ws : r->first_ts;
+	struct json_object *o = json_object_new_object();
+
+	json_object_object_add(o, "wc", stretches_json(r, &r->wc_eps, r->wc_ns,
+						       base));
+	json_object_object_add(o, "rt", stretches_json(r, &r->rt_eps,
+						       r->rt_lower_ns, base));
+	json_object_object_add(o, "neighbours", neighbours_json(r));
+	return o;
 }

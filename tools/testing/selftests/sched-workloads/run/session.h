@@ -1,0 +1,145 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * What a battery (run/battery.c: judging rounds) and the recording of
+ * baselines (run/baseline_record.c) share: the workloads picked and
+ * loaded, the live lock, the sysctl journal, the results directory with
+ * its fingerprint, index and time.json, each workload's start (its
+ * prerequisites, its copy, a refusal run at once), its repetitions from
+ * rt-app with the canary before each round, its files once done, and
+ * the KTAP of the workloads that are final, in file-name order.
+ */
+#ifndef SW_SESSION_H
+#define SW_SESSION_H
+
+#include <limits.h>
+#include <stdint.h>
+
+#include "judge/baseline.h"
+#include "judge/checks.h"
+#include "judge/fingerprint.h"
+#include "judge/verdict.h"
+#include "rtapp/workload.h"
+#include "run/repetition.h"
+#include "run/rounds.h"
+
+/* ns per loop of rt-app's run events (rt-app's own calibration varies) */
+#define BATTERY_CALIBRATION	10
+/* per CPU: lost no events under hackbench */
+#define BATTERY_BUFFER_KB	32768
+/*
+ * Repetitions: the stable metrics (medians of a run) spread 5-10% from
+ * run to run here, their tails 100-1000%. Three runs give a median that
+ * one disturbed run cannot move, and a rank test that can reach p = 0.018
+ * against a baseline of five (1 / C(8, 3)); five for the baseline make
+ * it the larger, longer-lived side.
+ */
+#define BATTERY_REPS		3
+#define BATTERY_BASELINE_REPS	5
+/*
+ * Rounds of a confirmation: the host drift seen on VMs lasts a minute or
+ * two; three rounds at least a minute apart span more than two.
+ */
+#define BATTERY_CONFIRM_GAP_S	60
+
+/* The options of a battery, judging or recording baselines. */
+struct battery_opts {
+	const char *workload_dir;	/* NULL: workloads/ by the binary */
+	const char *results_root;	/* NULL: ./results, else /tmp */
+	const char *baseline_dir;	/* NULL: baselines/ by the binary */
+	long calibration;		/* ns per loop for run events */
+	size_t buffer_kb;		/* trace buffer per CPU */
+	int repetitions;		/* of each workload, in each round */
+	double confirm_gap_s;		/* least time between two rounds */
+};
+
+/* The defaults above, for a run or for recording @baseline. */
+void battery_opts_init(struct battery_opts *o, int baseline);
+
+enum wl_state { WL_NEW, WL_PENDING, WL_DONE };
+
+struct session;
+
+/* One workload through a battery or a recording. */
+struct wl {
+	struct session *s;
+	struct workload w;
+	struct verdict_block vb;
+	struct baseline base;	/* a battery's: the baseline judged against */
+	int has_base;
+	struct rounds p;
+	char dir[PATH_MAX];	/* results/<run>/<workload> */
+	int next_rep;		/* the number of its next repetition */
+	int disturbed;		/* repetitions disturbed in a row */
+	enum wl_state state;
+	enum verdict_status status;
+	char reason[SW_ERR_LEN];
+	int exit_code;		/* for bad input: SW_EXIT_* */
+	char no_base[SW_ERR_LEN];	/* why baseline checks SKIP */
+	struct verdict_results res;	/* what is printed */
+};
+
+struct session {
+	struct battery_opts o;	/* the directories resolved */
+	char workload_dir[PATH_MAX], baseline_dir[PATH_MAX];
+	struct wl *wls;
+	int total;
+	int next;		/* the first workload not printed yet */
+	int bad_input;		/* a workload file was invalid */
+	char **paths;
+	char results[PATH_MAX];
+	int have_results;
+	struct fingerprint fp;
+	int lock;
+	uint64_t t0;
+	struct repetition_cost cost;	/* where the time went */
+	double canary_s;
+};
+
+/*
+ * Picks and loads the workloads (@names, or all of the directory), takes
+ * the live lock, restores what a killed run left changed, makes the
+ * results directory. A workload that cannot run here is done already
+ * (SKIP or error, with the reason). Returns 0, or the exit code when
+ * nothing can be run at all (bad names).
+ */
+int session_open(struct session *s, const struct battery_opts *o,
+		 char *const names[], int n);
+/*
+ * Everything before a workload's first round: its prerequisites, its
+ * directory and the copy of its file; a workload the kernel must refuse
+ * runs now and is done. The rounds are set up for the battery's rules
+ * (extend: a split check takes repetitions; confirm: a regression a
+ * round); the caller sets the baseline. 1 when the workload is done, -1
+ * on error (it is done then too).
+ */
+int session_start(struct wl *wl);
+/*
+ * Sets the workload's sysctls for its next repetitions: 0, or 1 when the
+ * kernel refuses one (the workload is done: SKIP), or -1 on error.
+ * session_sysctls_restore() puts them back.
+ */
+int session_sysctls_apply(struct wl *wl, struct sw_err *err);
+void session_sysctls_restore(void);
+/* The source of repetitions and canaries: rt-app, now. */
+const struct rounds_source *session_source(struct wl *wl,
+					   struct rounds_source *src);
+/*
+ * Its rounds are over: samples, rounds, settings and verdicts written,
+ * @keep (may be NULL) called with every repetition before the rounds are
+ * freed, the status final.
+ */
+void session_finish(struct wl *wl,
+		    int (*keep)(struct wl *wl, const struct sample_set *all,
+				struct sw_err *err));
+/* A workload broken by @err (or interrupted): done. */
+void session_error(struct wl *wl, const struct sw_err *err);
+/* Prints the workloads that are final, in order, and updates the index. */
+void session_flush(struct session *s);
+/*
+ * What was not judged is SKIP ("interrupted"); everything printed, the
+ * totals, time.json; the lock released and the machine as found.
+ * Returns the exit code of the battery.
+ */
+int session_close(struct session *s);
+
+#endif /* SW_SESSION_H */
