@@ -23,28 +23,14 @@ import subprocess
 CGROUP_ROOT = "/sys/fs/cgroup/cpu"
 
 
-def strip_comments(text):
-    """rt-app's grammar allows /* */ comments; json does not."""
-    out, i = [], 0
-    while i < len(text):
-        if text.startswith("/*", i):
-            i = text.index("*/", i) + 2
-        elif text[i] == '"':
-            j = i + 1
-            while text[j] != '"':
-                j += 2 if text[j] == "\\" else 1
-            out.append(text[i:j + 1])
-            i = j + 1
-        else:
-            out.append(text[i])
-            i += 1
-    return "".join(out)
-
-
-def load_workload(path):
-    """A workload file as a dict, its comments dropped."""
-    with open(path) as f:
-        return json.loads(strip_comments(f.read()))
+def load_workload(binary, path):
+    """A workload file as a dict, read as the tool reads it (rt-app's
+    grammar allows /* */ comments; json does not): "check --json"."""
+    r = subprocess.run([binary, "check", "--json", path],
+                       capture_output=True, text=True)
+    if r.returncode:
+        raise ValueError("%s: %s" % (path, r.stderr.strip()))
+    return json.loads(r.stdout)
 
 
 def patched(workload, patch):
@@ -69,8 +55,8 @@ def run_broken(binary, workload_path, spec, tmp, results, env=None,
     "sched-workloads run". The cgroup, if any, is removed after."""
     path = os.path.join(tmp, spec["workload"] + ".json")
     with open(path, "w") as f:
-        json.dump(patched(load_workload(workload_path), spec.get("patch")),
-                  f)
+        json.dump(patched(load_workload(binary, workload_path),
+                          spec.get("patch")), f)
     argv = [binary, "run", "-n", "1", "-B", tmp, "-r", results, path]
     group = None
     if spec.get("cgroup"):

@@ -273,7 +273,7 @@ def contribute(args):
         must(r, "fidelity")
 
     say("5 breaker: %s" % brk)
-    spec = draft_breaker(name, breaker.load_workload(wl))
+    spec = draft_breaker(name, breaker.load_workload(sw, wl))
     with open(brk, "w") as f:
         json.dump(spec, f, indent="\t")
         f.write("\n")

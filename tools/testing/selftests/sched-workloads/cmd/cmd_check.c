@@ -107,7 +107,7 @@ static void print_task_metrics(const char *task, struct json_object *t)
 	}
 }
 
-static int check_one(const char *path, int list_metrics)
+static int check_one(const char *path, int list_metrics, int as_json)
 {
 	struct verdict_block vb;
 	struct sw_err err = { 0 };
@@ -117,6 +117,9 @@ static int check_one(const char *path, int list_metrics)
 	if (workload_check(path, &w, &vb, stderr, &err)) {
 		fprintf(stderr, "sched-workloads: %s\n", err.msg);
 		ret = err.code;
+	} else if (as_json) {
+		printf("%s\n", json_object_to_json_string_ext(w.root,
+			JSON_C_TO_STRING_PRETTY | JSON_C_TO_STRING_NOSLASHESCAPE));
 	} else {
 		printf("%s: %s: %zu checks\n", path, w.name, vb.n);
 		if (list_metrics) {
@@ -154,13 +157,16 @@ int cmd_list(int argc, char **argv)
 
 int cmd_check(int argc, char **argv)
 {
-	int list_metrics = 0, rc = 0, r, i;
+	int list_metrics = 0, as_json = 0, rc = 0, r, i;
 	const struct cmd_option opts[] = {
 		OPT_FLAG("metrics", 'm', &list_metrics,
 			 "also list, per task, the metrics its checks may name"),
+		OPT_FLAG("json", 'j', &as_json,
+			 "print each valid file as plain JSON (its comments dropped)\n"
+			 "instead of the summary: what rt-app and other programs read"),
 	};
 	const struct cmd_usage u = {
-		.cmd = argv[0], .synopsis = "[-m] FILE...",
+		.cmd = argv[0], .synopsis = "[-m | -j] FILE...",
 		.what = "Validates workload files and their verdict blocks: what a run\n"
 			"would refuse, with the file and the place.",
 		.opts = opts, .nopts = ARRAY_SIZE(opts),
@@ -171,7 +177,7 @@ int cmd_check(int argc, char **argv)
 	if (first < 0)
 		return options_exit(first);
 	for (i = first; i < argc; i++) {
-		r = check_one(argv[i], list_metrics);
+		r = check_one(argv[i], list_metrics, as_json);
 		if (r)
 			rc = r;
 	}

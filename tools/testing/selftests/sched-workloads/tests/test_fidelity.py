@@ -21,16 +21,15 @@ the comparisons issue 10 asks the test command to run; they judge
 ratios of the program's own behaviour on an idle machine, which the
 host's drift moves far less than latencies.
 """
-import json
 import os
 import re
 import shutil
 import tempfile
 import unittest
 
-from swtest import EXIT_PASS, sw
+from swtest import BINARY, EXIT_PASS, sw
 from test_faults import guarded, machine_state
-from breaker import strip_comments
+from breaker import load_workload
 
 IS_ROOT = os.geteuid() == 0
 SHELL_LOOP = ("i=0; while [ $i -lt 40 ]; do j=0; "
@@ -73,7 +72,7 @@ class TestFidelity(unittest.TestCase):
         self.assertEqual(after, before)
         with open(wl) as fh:
             text = fh.read()
-        return text, json.loads(strip_comments(text)), f
+        return text, load_workload(BINARY, wl), f
 
     def assert_faithful(self, f, utilisation=True):
         self.assertEqual(f.returncode, EXIT_PASS, f.stdout + f.stderr)

@@ -31,7 +31,8 @@ def workload_path(name):
 
 def patched(name, patch):
     """Workload @name of the battery with a breaker's patch applied."""
-    return breaker.patched(breaker.load_workload(workload_path(name)), patch)
+    return breaker.patched(breaker.load_workload(BINARY, workload_path(name)),
+                           patch)
 
 
 def run_broken(spec, tmp):

@@ -17,9 +17,9 @@ import shutil
 import tempfile
 import unittest
 
-from swtest import (EXIT_BAD_WORKLOAD, EXIT_PASS, EXIT_USAGE, fixture, sw,
-                    unpack_traces)
-from breaker import strip_comments
+from swtest import (BINARY, EXIT_BAD_WORKLOAD, EXIT_PASS, EXIT_USAGE, fixture,
+                    sw, unpack_traces)
+from breaker import load_workload
 
 
 def model(task):
@@ -60,7 +60,7 @@ class TestSynthesize(unittest.TestCase):
         self.assertEqual(r.returncode, EXIT_PASS, r.stderr)
         with open(out) as f:
             text = f.read()
-        return out, text, json.loads(strip_comments(text))
+        return out, text, load_workload(BINARY, out)
 
     def test_sleeper(self):
         out, text, w = self.synth("sleeper", "-t", "sleeper")

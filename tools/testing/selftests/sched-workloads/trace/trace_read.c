@@ -22,8 +22,8 @@
 #include "trace/trace_state.h"
 #include "trace/tracedat_read.h"
 #include "trace/tracecmd_private.h"
+#include "trace/tracedat.h"
 
-#define TRACE_MAGIC	"\027\010\104tracing"
 
 enum ta_kind {
 	EV_SWITCH,
@@ -424,7 +424,7 @@ static int check_file(const char *path, struct sw_err *err)
 	if (!st.st_size)
 		return sw_err_set(err, SW_EXIT_BAD_TRACE,
 				  "%s: empty file, not a trace.dat", path);
-	if (n < sizeof(magic) || memcmp(magic, TRACE_MAGIC, sizeof(magic)))
+	if (n < sizeof(magic) || memcmp(magic, TRACEDAT_MAGIC, sizeof(magic)))
 		return sw_err_set(err, SW_EXIT_BAD_TRACE,
 				  "%s: not a trace-cmd trace.dat (bad magic)",
 				  path);

@@ -21,20 +21,9 @@
 
 #include "lib/subprocess.h"
 #include "lib/cpubits.h"
+#include "trace/tracedat.h"
 #include "trace/tracedat_read.h"
 
-#define TP_MAGIC		"\027\010\104tracing"
-#define TP_SEC_COMPRESSED	1
-#define TP_OPT_DONE		0
-#define TP_OPT_DATE		1
-#define TP_OPT_CPUSTAT		2
-#define TP_OPT_BUFFER		3
-#define TP_OPT_OFFSET		7
-#define TP_OPT_TIME_SHIFT	12
-#define TP_OPT_CPUCOUNT		8
-#define TP_OPT_TSC2NSEC		14
-#define TP_OPT_HEADER_INFO	16
-#define TP_OPT_EVENT_FORMATS	18
 #define TP_MAX_SECTIONS		4096
 #define TP_MAX_OPTIONS		(1 << 24)	/* bytes of one options section */
 #define TP_MAX_CHUNK		(64 << 20)	/* trace-cmd writes 10 pages */
@@ -164,7 +153,7 @@ static char *read_section(struct trace_pages *p, uint64_t off, int *id,
 	}
 	if (pread_all(p, raw, size, off + sizeof(h), err))
 		goto fail;
-	if (!(rd(p, h + 2, 2) & TP_SEC_COMPRESSED)) {
+	if (!(rd(p, h + 2, 2) & TRACEDAT_SEC_COMPRESSED)) {
 		raw[size] = '\0';
 		*len = size;
 		return raw;
@@ -407,7 +396,7 @@ static int parse_buffer(struct trace_pages *p, const char *d, size_t n,
 			   14);
 	if (pread_all(p, h, sizeof(h), rd(p, d, 8), err))
 		return -1;
-	b->compressed = !!(rd(p, h + 2, 2) & TP_SEC_COMPRESSED);
+	b->compressed = !!(rd(p, h + 2, 2) & TRACEDAT_SEC_COMPRESSED);
 	b->cpus = calloc(count ? count : 1, sizeof(*b->cpus));
 	if (!b->cpus)
 		return oom(p, err);
@@ -460,24 +449,24 @@ static int take_option(struct trace_pages *p, int opt, const char *o,
 		       size_t n, uint64_t at, struct sw_err *err)
 {
 	switch (opt) {
-	case TP_OPT_DATE:
-	case TP_OPT_OFFSET:
-	case TP_OPT_TIME_SHIFT:
-	case TP_OPT_TSC2NSEC:
+	case TRACEDAT_OPT_DATE:
+	case TRACEDAT_OPT_OFFSET:
+	case TRACEDAT_OPT_TIME_SHIFT:
+	case TRACEDAT_OPT_TSC2NSEC:
 		return 1;	/* timestamps to correct: libtracecmd's job */
-	case TP_OPT_BUFFER:
+	case TRACEDAT_OPT_BUFFER:
 		return parse_buffer(p, o, n, at, err);
-	case TP_OPT_CPUSTAT:
+	case TRACEDAT_OPT_CPUSTAT:
 		return add_cpustat(p, o, n, err);
-	case TP_OPT_CPUCOUNT:
+	case TRACEDAT_OPT_CPUCOUNT:
 		if (n >= 4 && rd(p, o, 4) <= CPUBITS_MAX_CPUS)
 			p->cpucount = rd(p, o, 4);
 		return 0;
-	case TP_OPT_HEADER_INFO:
+	case TRACEDAT_OPT_HEADER_INFO:
 		if (n >= 8)
 			p->header_sec = rd(p, o, 8);
 		return 0;
-	case TP_OPT_EVENT_FORMATS:
+	case TRACEDAT_OPT_EVENT_FORMATS:
 		if (n >= 8)
 			p->formats_sec = rd(p, o, 8);
 		return 0;
@@ -506,7 +495,7 @@ static int walk_options(struct trace_pages *p, struct sw_err *err)
 		d = read_section(p, off, &id, &len, err);
 		if (!d)
 			return -1;
-		if (id != TP_OPT_DONE)
+		if (id != TRACEDAT_OPT_DONE)
 			rc = bad(p, err, "not an options section", off);
 		while (!rc && at + 6 <= len) {
 			int opt = rd(p, d + at, 2);
@@ -519,7 +508,7 @@ static int walk_options(struct trace_pages *p, struct sw_err *err)
 				break;
 			}
 			at += 6 + n;
-			if (opt == TP_OPT_DONE) {
+			if (opt == TRACEDAT_OPT_DONE) {
 				next = n >= 8 ? rd(p, o, 8) : 0;
 				break;
 			}
@@ -841,9 +830,9 @@ static int read_header(struct trace_pages *p, uint64_t *options,
 				  strerror(errno));
 	n = r;
 	h[n] = '\0';
-	if (n < 12 || memcmp(h, TP_MAGIC, 10))
+	if (n < 12 || memcmp(h, TRACEDAT_MAGIC, 10))
 		return bad(p, err, "bad magic", 0);
-	if (strcmp(h + 10, "7"))
+	if (strcmp(h + 10, TRACEDAT_VERSION))
 		return 1;	/* version 6 and older: libtracecmd */
 	p->big_endian = h[12];
 	p->user_long_size = h[13] == 4 ? 4 : 8;

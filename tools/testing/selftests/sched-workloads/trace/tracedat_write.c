@@ -23,20 +23,9 @@
 #include <sys/utsname.h>
 #include <tracefs.h>
 
+#include "trace/tracedat.h"
 #include "trace/tracedat_write.h"
 
-#define TW_MAGIC		"\027\010\104tracing"
-#define TW_SEC_OPTIONS		0
-#define TW_OPT_DONE		0
-#define TW_OPT_CPUSTAT		2
-#define TW_OPT_BUFFER		3	/* also the flyrecord section's id */
-#define TW_OPT_TRACECLOCK	4
-#define TW_OPT_UNAME		5
-#define TW_OPT_CPUCOUNT		8
-#define TW_SEC_STRINGS		15
-#define TW_OPT_HEADER_INFO	16
-#define TW_OPT_EVENT_FORMATS	18
-#define TW_OPT_CMDLINES		21
 
 /* Section descriptions: the strings section holds them, NUL-separated. */
 static const char *const tw_strings[] = {
@@ -165,7 +154,7 @@ static int write_headers(struct tw_file *f, uint64_t *at)
 	size_t i;
 	int rc;
 
-	if (section_begin(f, TW_OPT_HEADER_INFO, TW_STR_HEADERS, at))
+	if (section_begin(f, TRACEDAT_OPT_HEADER_INFO, TW_STR_HEADERS, at))
 		return -1;
 	for (i = 0; i < ARRAY_SIZE(files); i++) {
 		int size;
@@ -230,7 +219,7 @@ static int write_formats(struct tw_file *f, struct tracefs_instance *inst,
 	for (i = 0; i < n; i++)
 		nsys += !i || strcmp(ev[i].sys, ev[i - 1].sys);
 
-	if (section_begin(f, TW_OPT_EVENT_FORMATS, TW_STR_FORMATS, at) ||
+	if (section_begin(f, TRACEDAT_OPT_EVENT_FORMATS, TW_STR_FORMATS, at) ||
 	    put32(f, nsys))
 		goto out;
 	for (i = 0; i < n; i = j) {
@@ -268,7 +257,7 @@ static int write_cmdlines(struct tw_file *f, uint64_t *at)
 
 	if (!text)
 		return -1;
-	rc = section_begin(f, TW_OPT_CMDLINES, TW_STR_CMDLINES, at) ||
+	rc = section_begin(f, TRACEDAT_OPT_CMDLINES, TW_STR_CMDLINES, at) ||
 	     put64(f, size) || put(f, text, size) || section_end(f, *at);
 	free(text);
 	return rc ? -1 : 0;
@@ -295,7 +284,7 @@ static int write_data(struct tw_file *f, struct tracefs_instance *inst,
 
 	*nsaved = 0;
 	*subbuf = page;
-	if (section_begin(f, TW_OPT_BUFFER, TW_STR_FLYRECORD, at))
+	if (section_begin(f, TRACEDAT_OPT_BUFFER, TW_STR_FLYRECORD, at))
 		return -1;
 	while (f->off % page)
 		if (put(f, zeros, page - f->off % page > sizeof(zeros) ?
@@ -341,7 +330,7 @@ static int write_cpustats(struct tw_file *f, char **stats, int ncpus)
 	for (cpu = 0; cpu < ncpus; cpu++) {
 		if (!stats[cpu])
 			continue;
-		if (option(f, TW_OPT_CPUSTAT, stats[cpu],
+		if (option(f, TRACEDAT_OPT_CPUSTAT, stats[cpu],
 			   strlen(stats[cpu]) + 1))
 			return -1;
 	}
@@ -373,7 +362,7 @@ static int write_buffer_option(struct tw_file *f, uint64_t data_at,
 	uint32_t size = 8 + 1 + strlen(clock) + 1 + 4 + 4 + 20 * n;
 	int i;
 
-	if (put16(f, TW_OPT_BUFFER) || put32(f, size) || put64(f, data_at) ||
+	if (put16(f, TRACEDAT_OPT_BUFFER) || put32(f, size) || put64(f, data_at) ||
 	    put_str(f, "") || put_str(f, clock) || put32(f, subbuf) ||
 	    put32(f, n))
 		return -1;
@@ -389,7 +378,7 @@ static int write_strings(struct tw_file *f)
 	uint64_t at;
 	size_t i;
 
-	if (section_begin(f, TW_SEC_STRINGS, TW_STR_STRINGS, &at))
+	if (section_begin(f, TRACEDAT_SEC_STRINGS, TW_STR_STRINGS, &at))
 		return -1;
 	for (i = 0; i < ARRAY_SIZE(tw_strings); i++)
 		if (put_str(f, tw_strings[i]))
@@ -416,7 +405,7 @@ static int write_file(struct tw_file *f, struct tracefs_instance *inst)
 	uname(&u);
 	snprintf(uname_text, sizeof(uname_text), "%s %s %s %s", u.sysname,
 		 u.nodename, u.release, u.machine);
-	if (put(f, TW_MAGIC, strlen(TW_MAGIC)) || put_str(f, "7") ||
+	if (put(f, TRACEDAT_MAGIC, strlen(TRACEDAT_MAGIC)) || put_str(f, TRACEDAT_VERSION) ||
 	    put(f, &(char){ tep_is_bigendian() }, 1) ||
 	    put(f, &(char){ sizeof(long) }, 1) ||
 	    put32(f, sysconf(_SC_PAGESIZE)) || put_str(f, "none") ||
@@ -428,16 +417,16 @@ static int write_file(struct tw_file *f, struct tracefs_instance *inst)
 	    write_data(f, inst, cpus, ncpus, &nsaved, &subbuf, &data))
 		goto out;
 
-	if (section_begin(f, TW_SEC_OPTIONS, TW_STR_OPTIONS, &options) ||
-	    option64(f, TW_OPT_HEADER_INFO, headers) ||
-	    option64(f, TW_OPT_EVENT_FORMATS, formats) ||
-	    option64(f, TW_OPT_CMDLINES, cmdlines) ||
-	    option(f, TW_OPT_TRACECLOCK, clocks, strlen(clocks) + 1) ||
-	    option(f, TW_OPT_UNAME, uname_text, strlen(uname_text) + 1) ||
-	    option(f, TW_OPT_CPUCOUNT, &n, sizeof(n)) ||
+	if (section_begin(f, TRACEDAT_SEC_OPTIONS, TW_STR_OPTIONS, &options) ||
+	    option64(f, TRACEDAT_OPT_HEADER_INFO, headers) ||
+	    option64(f, TRACEDAT_OPT_EVENT_FORMATS, formats) ||
+	    option64(f, TRACEDAT_OPT_CMDLINES, cmdlines) ||
+	    option(f, TRACEDAT_OPT_TRACECLOCK, clocks, strlen(clocks) + 1) ||
+	    option(f, TRACEDAT_OPT_UNAME, uname_text, strlen(uname_text) + 1) ||
+	    option(f, TRACEDAT_OPT_CPUCOUNT, &n, sizeof(n)) ||
 	    write_cpustats(f, stats, ncpus) ||
 	    write_buffer_option(f, data, clock, subbuf, cpus, nsaved) ||
-	    option64(f, TW_OPT_DONE, 0) || section_end(f, options) ||
+	    option64(f, TRACEDAT_OPT_DONE, 0) || section_end(f, options) ||
 	    write_strings(f) || patch64(f, options_ptr, options))
 		goto out;
 	rc = 0;
