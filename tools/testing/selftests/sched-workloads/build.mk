@@ -9,7 +9,10 @@ SW_ROOT := $(patsubst %/,%,$(dir $(lastword $(MAKEFILE_LIST))))
 SW_LIBS := json-c libtracefs libtracecmd libtraceevent libzstd
 SW_PKG_CFLAGS := $(shell pkg-config --cflags $(SW_LIBS) 2>/dev/null)
 SW_PKG_LIBS := $(shell pkg-config --libs $(SW_LIBS) 2>/dev/null)
-SW_CPPFLAGS := -D_GNU_SOURCE -I$(abspath $(SW_ROOT)) $(SW_PKG_CFLAGS)
+# SW_SOURCE_DIR: where the python3 programs of a tree are found when the
+# binary runs from elsewhere (O=); an installed copy has its own lab/.
+SW_CPPFLAGS := -D_GNU_SOURCE -I$(abspath $(SW_ROOT)) \
+	-DSW_SOURCE_DIR='"$(abspath $(SW_ROOT))"' $(SW_PKG_CFLAGS)
 SW_LDLIBS := $(SW_PKG_LIBS) -lm -pthread
 
 # The layers, top down: a file calls its own layer or those below it

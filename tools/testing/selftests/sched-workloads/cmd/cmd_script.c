@@ -22,25 +22,39 @@
 #define SYSTEM_PYTHON	"/usr/bin/python3"
 
 /*
- * Runs python3 (/usr/bin's if any) <binary's directory>/@script with
- * argv[1..]. Returns only on error: SW_EXIT_SKIP when python3 or the
- * script is missing, saying so.
+ * Where a program is: the lab's in lab/ beside the binary (an installed
+ * collection, or the tree), else in the tree it was built from; the
+ * desk's in that tree's scripts/sched-workloads/ only.
  */
-static int run_script(const char *script, int argc, char **argv)
+static int find_script(const char *script, int desk, char *path, size_t len)
 {
-	char dir[PATH_MAX], path[PATH_MAX], self[PATH_MAX];
+	char dir[PATH_MAX], rel[128];
+
+	snprintf(rel, sizeof(rel), "%s%s",
+		 desk ? "../../../../scripts/sched-workloads/" : "lab/", script);
+	if (!desk && !exe_dir(dir, sizeof(dir)) &&
+	    !path_join(path, len, dir, rel) && !access(path, R_OK))
+		return 0;
+	return path_join(path, len, SW_SOURCE_DIR, rel) || access(path, R_OK);
+}
+
+/*
+ * Runs python3 (/usr/bin's if any) on @script with argv[1..]. Returns
+ * only on error: SW_EXIT_SKIP when python3 or the script is missing,
+ * saying so.
+ */
+static int run_script(const char *script, int desk, int argc, char **argv)
+{
+	char path[PATH_MAX], self[PATH_MAX];
 	char **args;
 	int i;
 
-	if (exe_path(self, sizeof(self)) || exe_dir(dir, sizeof(dir)) ||
-	    path_join(path, sizeof(path), dir, script)) {
-		fprintf(stderr, "sched-workloads: %s: cannot find this binary's directory\n",
-			argv[0]);
-		return SW_EXIT_SKIP;
-	}
-	if (access(path, R_OK)) {
-		fprintf(stderr, "sched-workloads: %s: %s: %s (install the collection with its python3 programs)\n",
-			argv[0], path, strerror(errno));
+	if (exe_path(self, sizeof(self)) ||
+	    find_script(script, desk, path, sizeof(path))) {
+		fprintf(stderr, "sched-workloads: %s: %s not found%s\n", argv[0],
+			script, desk ?
+			": a tool of a desk, in a kernel tree's scripts/sched-workloads/, not installed with the collection" :
+			" beside the binary (install the collection with its lab/)");
 		return SW_EXIT_SKIP;
 	}
 	args = calloc(argc + 2, sizeof(*args));
@@ -71,15 +85,15 @@ static int run_script(const char *script, int argc, char **argv)
 
 int cmd_export(int argc, char **argv)
 {
-	return run_script("kcidb.py", argc, argv);
+	return run_script("kcidb.py", 0, argc, argv);
 }
 
 int cmd_report(int argc, char **argv)
 {
-	return run_script("report.py", argc, argv);
+	return run_script("report.py", 1, argc, argv);
 }
 
 int cmd_history(int argc, char **argv)
 {
-	return run_script("history.py", argc, argv);
+	return run_script("history.py", 1, argc, argv);
 }

@@ -16,8 +16,11 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 COLLECTION = os.path.dirname(HERE)
 TOP = os.path.abspath(os.path.join(COLLECTION, "..", "..", "..", ".."))
 FIXTURES = os.path.join(HERE, "fixtures")
-# The collection's own python modules (breaker.py) are the tests' too.
-sys.path.insert(1, COLLECTION)
+# The python of the collection (lab/: results.py, kcidb.py) and of the
+# desk (scripts/sched-workloads/: report.py, breaker.py...) is tested too.
+SCRIPTS = os.path.join(TOP, "scripts", "sched-workloads")
+sys.path.insert(1, os.path.join(COLLECTION, "lab"))
+sys.path.insert(1, SCRIPTS)
 from ktap_parse import ktap_results  # noqa: E402,F401 (for the tests)
 # The binary under test; the test command may point it at a sanitizer build.
 BINARY = os.environ.get("SW_BINARY",

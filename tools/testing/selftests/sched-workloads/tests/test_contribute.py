@@ -18,13 +18,14 @@ import sys
 import tempfile
 import unittest
 
-from swtest import BINARY, CHILD_ENV, COLLECTION, EXIT_PASS, ktap_results, sw
+from swtest import (BINARY, CHILD_ENV, EXIT_PASS, SCRIPTS, ktap_results,
+                    load_json, sw)
 import contribute  # after swtest, which puts the collection on the path
 from breaker import load_workload
 from test_faults import guarded, machine_state
 
 IS_ROOT = os.geteuid() == 0
-SCRIPT = os.path.join(COLLECTION, "contribute.py")
+SCRIPT = os.path.join(SCRIPTS, "contribute.py")
 STRESS = ["stress-ng", "--cpu", "1", "--cpu-load", "30", "--timeout", "5",
           "--quiet"]
 
@@ -146,16 +147,16 @@ class TestContributeLive(unittest.TestCase):
 
         wl = os.path.join(dest, "workloads", "stress-cpu30.json")
         self.assertEqual(sw("check", wl).returncode, EXIT_PASS)
-        w = load_workload(wl)
+        w = load_workload(BINARY, wl)
         self.assertEqual(list(w["tasks"]), ["stress_ng_cpu"])
-        spec = load_workload(os.path.join(dest, "tests", "breakers",
-                                          "stress-cpu30.json"))
+        spec = load_json(os.path.join(dest, "tests", "breakers",
+                                      "stress-cpu30.json"))
         self.assertEqual(spec["workload"], "stress-cpu30")
         self.assertEqual(spec["expect_fail"],
                          ["stress-cpu30.stress_ng_cpu.wakeup_lat.p90"])
         cls = json.loads(sw("fingerprint").stdout)["class"]
-        base = load_workload(os.path.join(dest, "baselines", cls,
-                                          "stress-cpu30.json"))
+        base = load_json(os.path.join(dest, "baselines", cls,
+                                      "stress-cpu30.json"))
         self.assertEqual(base["workload"], "stress-cpu30")
 
         # the battery's results, each named once, the baseline's too

@@ -42,9 +42,9 @@ import sys
 import tempfile
 
 import breaker
+import sw_paths
 from ktap_parse import ktap_results
 
-HERE = os.path.dirname(os.path.abspath(__file__))
 EXIT_FAIL, EXIT_USAGE = 1, 2
 HOG = "breaker_hog"
 # SKIPped for other tenants of the machine: no answer, taken again.
@@ -197,15 +197,13 @@ def parse_args(argv):
                    help="the thread PID (synthesize -p)")
     p.add_argument("--tree", metavar="PID",
                    help="the process tree of PID (synthesize -T)")
-    p.add_argument("--dest", metavar="DIR", default=HERE,
+    p.add_argument("--dest", metavar="DIR", default=sw_paths.COLLECTION,
                    help="the collection written into (default: this one)")
     p.add_argument("--work", metavar="DIR",
                    help="recordings and results (default: "
                         "results/contribute-NAME)")
     p.add_argument("--binary", metavar="FILE",
-                   default=os.environ.get("SW_BINARY",
-                                          os.path.join(HERE,
-                                                       "sched-workloads")))
+                   default=sw_paths.binary())
     p.add_argument("--force", action="store_true",
                    help="overwrite the files of an existing NAME")
     if "--" in argv:

@@ -30,9 +30,9 @@ import os
 import subprocess
 import sys
 
+import sw_paths
 import results
 
-HERE = os.path.dirname(os.path.abspath(__file__))
 # The event series drawn as CDFs: rt-app's wakeup latency and slack per
 # activation, the trace's wakeup latency.
 CDF_SERIES = {"wu_lat": "rt-app wakeup latency", "slack": "rt-app slack",
@@ -111,8 +111,7 @@ class Baselines:
 
 
 def binary():
-    return os.environ.get("SW_BINARY", os.path.join(HERE,
-                                                    "sched-workloads"))
+    return sw_paths.binary()
 
 
 def summary_counts(checks):
@@ -444,7 +443,7 @@ def main(argv):
                     help="a result directory; two: A then B")
     ap.add_argument("-o", "--output", help="the HTML file to write")
     ap.add_argument("-B", "--baselines",
-                    default=os.path.join(HERE, "baselines"),
+                    default=os.path.join(sw_paths.COLLECTION, "baselines"),
                     help="baseline directory (default: beside this "
                     "program)")
     args = ap.parse_args(argv)
@@ -483,5 +482,4 @@ def main(argv):
 
 
 if __name__ == "__main__":
-    sys.path.insert(0, HERE)
     sys.exit(main(sys.argv[1:]))

@@ -67,11 +67,11 @@ not the tool's.
 import argparse
 import json
 import math
-import os
 import random
 import statistics
 import sys
 
+import sw_paths  # noqa: F401 (the collection's lab/ on sys.path)
 import results
 
 DEFAULT_PERMUTATIONS = 4999
@@ -465,5 +465,4 @@ def main(argv):
 
 
 if __name__ == "__main__":
-    sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
     sys.exit(main(sys.argv[1:]))
