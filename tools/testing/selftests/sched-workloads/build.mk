@@ -17,7 +17,7 @@ SW_LDLIBS := $(SW_PKG_LIBS) -lm -pthread
 
 # The layers, top down: a file calls its own layer or those below it
 # (layers.txt, checked by "make style").
-SW_LAYERS := desk cmd run judge trace rtapp lib
+SW_LAYERS := desk cmd run judge machine trace rtapp lib
 sw_srcs = $(sort $(wildcard $(addprefix $(SW_ROOT)/,$(addsuffix /*.c,$(1)))))
 SW_MAIN := $(SW_ROOT)/sched-workloads.c
 SW_SRCS := $(SW_MAIN) $(call sw_srcs,$(SW_LAYERS))

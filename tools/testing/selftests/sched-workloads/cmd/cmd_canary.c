@@ -15,7 +15,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "judge/canary.h"
+#include "machine/canary.h"
 #include "judge/machine_drift.h"
 #include "cmd/cmd.h"
 #include "cmd/options.h"

@@ -22,7 +22,7 @@
 #include "cmd/options.h"
 #include "judge/compare.h"
 #include "lib/event_hist.h"
-#include "judge/fingerprint.h"
+#include "machine/fingerprint.h"
 #include "judge/samples.h"
 #include "judge/verdict.h"
 #include "rtapp/workload.h"

@@ -13,8 +13,8 @@
 
 #include "cmd/cmd.h"
 #include "cmd/options.h"
-#include "judge/fingerprint.h"
-#include "judge/sched_settings.h"
+#include "machine/fingerprint.h"
+#include "machine/sched_settings.h"
 #include "run/battery.h"
 
 #define DIFF_WIDTH	(256 * 1024)

@@ -44,7 +44,7 @@
 #include "lib/cleanup.h"
 #include "cmd/cmd.h"
 #include "cmd/options.h"
-#include "judge/fingerprint.h"
+#include "machine/fingerprint.h"
 #include "lib/stats.h"
 #include "lib/util.h"
 #include "judge/verdict.h"

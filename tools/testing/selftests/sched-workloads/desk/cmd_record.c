@@ -23,11 +23,11 @@
 #include "lib/cleanup.h"
 #include "cmd/options.h"
 #include "desk/desk.h"
-#include "judge/fingerprint.h"
+#include "machine/fingerprint.h"
 #include "lib/json_util.h"
 #include "run/battery.h"
 #include "run/prereq.h"
-#include "judge/sched_settings.h"
+#include "machine/sched_settings.h"
 
 #define RECORD_POLL_NS		(50 * 1000 * 1000)	/* /proc sampling */
 #define RECORD_MAX_TASKS	4096	/* threads of the traced tree */

@@ -10,7 +10,7 @@
 #include <unistd.h>
 
 #include "judge/baseline.h"
-#include "judge/sched_settings.h"
+#include "machine/sched_settings.h"
 #include "lib/stats.h"
 
 void baseline_default_dir(char *buf, size_t len)

@@ -10,7 +10,7 @@
 #define SW_BASELINE_H
 
 #include "lib/event_hist.h"
-#include "judge/fingerprint.h"
+#include "machine/fingerprint.h"
 #include "judge/samples.h"
 
 /* Bumped when the meaning of recorded values changes. */

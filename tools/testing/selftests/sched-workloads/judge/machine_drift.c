@@ -7,9 +7,9 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "judge/canary.h"
+#include "machine/canary.h"
 #include "judge/compare.h"
-#include "judge/host_gauge.h"
+#include "machine/host_gauge.h"
 #include "judge/machine_drift.h"
 #include "judge/metric_registry.h"
 

@@ -8,8 +8,8 @@
 #include <string.h>
 #include <json-c/json.h>
 
-#include "judge/canary.h"
-#include "judge/host_gauge.h"
+#include "machine/canary.h"
+#include "machine/host_gauge.h"
 #include "judge/metric_registry.h"
 #include "lib/json_util.h"
 #include "lib/util.h"

@@ -65,12 +65,12 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "judge/canary.h"
+#include "machine/canary.h"
 #include "judge/machine_drift.h"
 #include "judge/bound_expr.h"
-#include "judge/host_gauge.h"
+#include "machine/host_gauge.h"
 #include "lib/json_util.h"
-#include "judge/sched_settings.h"
+#include "machine/sched_settings.h"
 #include "judge/verdict.h"
 
 /* Appends printf output to @buf, which always stays terminated. */

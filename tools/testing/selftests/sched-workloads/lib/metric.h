@@ -38,8 +38,8 @@ enum metric_source {
 	SRC_TRACE_TASK,		/* one thread (pid), from the trace */
 	SRC_TRACE_CPU,		/* one CPU, from the trace */
 	SRC_TRACE_SYSTEM,	/* the whole run, from the trace */
-	SRC_CANARY,		/* the machine: a CPU or all, judge/canary.h */
-	SRC_HOST,		/* the host during a run, judge/host_gauge.h */
+	SRC_CANARY,		/* the machine: a CPU or all, machine/canary.h */
+	SRC_HOST,		/* the host during a run, machine/host_gauge.h */
 	SRC_NR,
 };
 
@@ -82,7 +82,7 @@ struct metric_def {
 	int cpu_speed;
 	/*
 	 * A time (slack, a wakeup latency, an overrun) that a slower host
-	 * stretches as a slower kernel would: judge/host_gauge.h tells them
+	 * stretches as a slower kernel would: machine/host_gauge.h tells them
 	 * apart.
 	 */
 	int host_timed;

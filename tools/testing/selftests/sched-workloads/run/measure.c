@@ -14,7 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "judge/host_gauge.h"
+#include "machine/host_gauge.h"
 #include "lib/cpubits.h"
 #include "rtapp/rtapp_metrics.h"
 #include "run/measure.h"

@@ -11,7 +11,7 @@
 
 #include "trace/capture.h"
 #include "lib/event_hist.h"
-#include "judge/host_gauge.h"
+#include "machine/host_gauge.h"
 #include "run/ktap.h"
 #include "trace/kthreads.h"
 #include "rtapp/run_json.h"

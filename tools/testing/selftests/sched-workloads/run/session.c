@@ -11,9 +11,9 @@
 #include <unistd.h>
 #include <sys/utsname.h>
 
-#include "judge/canary.h"
+#include "machine/canary.h"
 #include "judge/refusal.h"
-#include "judge/sched_settings.h"
+#include "machine/sched_settings.h"
 #include "lib/cleanup.h"
 #include "lib/results.h"
 #include "rtapp/rtapp_grammar.h"

@@ -16,7 +16,7 @@
 
 #include "judge/baseline.h"
 #include "judge/checks.h"
-#include "judge/fingerprint.h"
+#include "machine/fingerprint.h"
 #include "judge/verdict.h"
 #include "rtapp/workload.h"
 #include "run/repetition.h"

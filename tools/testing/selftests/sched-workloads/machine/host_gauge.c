@@ -7,7 +7,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "judge/host_gauge.h"
+#include "machine/host_gauge.h"
 
 struct host_gauge {
 	double loops;	/* perf, every pass of every thread */

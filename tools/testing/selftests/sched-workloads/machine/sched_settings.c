@@ -18,7 +18,7 @@
 #include <sys/prctl.h>
 #include <sys/resource.h>
 
-#include "judge/sched_settings.h"
+#include "machine/sched_settings.h"
 
 #define BLANKS	" \t\n"
 #define MORE	", ..."

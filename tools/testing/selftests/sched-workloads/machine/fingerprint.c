@@ -9,8 +9,8 @@
 #include <unistd.h>
 #include <sys/utsname.h>
 
-#include "judge/fingerprint.h"
-#include "judge/sched_settings.h"
+#include "machine/fingerprint.h"
+#include "machine/sched_settings.h"
 
 /* The value of the first "key<spaces>: value" line of /proc/cpuinfo. */
 static void cpuinfo_field(const char *key, char *buf, size_t len)

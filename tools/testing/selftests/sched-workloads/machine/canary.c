@@ -22,7 +22,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "judge/canary.h"
+#include "machine/canary.h"
 #include "lib/stats.h"
 
 #define NSEC_PER_MSEC	1000000ull
