@@ -48,13 +48,13 @@ repetitions spread 8%). 30 kernels of the whole battery (162 metrics)
 take 3 s.
 
 The machine is a series too: the canary's figures before every round
-(canary.h: a loop, libm, a timer wakeup and a cross-CPU wakeup) of every
-workload of a run are that kernel's block, searched by the same method,
-and so is each workload's host gauge (host_gauge.h: rt-app's loops per
-us on a CPU, measured during every repetition, on its workload's own
-scale). A metric's change at a kernel where the canary or its own
-workload's gauge changed too says so: a
-lab that moved the runs to another host, or a host that got busier,
+(machine/canary.h: a loop, libm, a timer wakeup and a cross-CPU
+wakeup) of every workload of a run are that kernel's block, searched by
+the same method, and so is each workload's host gauge
+(machine/host_gauge.h: rt-app's loops per us on a CPU, measured during
+every repetition, on its workload's own scale). A metric's change at a
+kernel where the canary or its own workload's gauge changed too says
+so: a lab that moved the runs to another host, or a host that got busier,
 moves metrics as a kernel would, and one machine must tell the two
 apart. Such a change is still named (a kernel may have moved it too);
 the canary's own changes do not count for the exit code.
@@ -123,12 +123,12 @@ def collect(runs):
     return series
 
 
-# canary.h's figures of the whole machine that tell a slower host.
+# machine/canary.h's figures of the whole machine that tell a slower host.
 CANARY = (("canary.loop_ns", "ns"), ("canary.libm_ns", "ns"),
           ("canary.timer_lat.p50", "us"), ("canary.wake_lat.p50", "us"))
 
 
-# host_gauge.h's figure of each repetition: rt-app's loops per us on a
+# machine/host_gauge.h's figure of each repetition: rt-app's loops per us on a
 # CPU, on the scale of its workload.
 GAUGE, GAUGE_UNIT = "host.loops_per_us", "loops/us"
 

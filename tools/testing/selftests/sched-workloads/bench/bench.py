@@ -57,7 +57,7 @@ EVENTS = ["sched/sched_switch", "sched/sched_waking", "sched/sched_wakeup",
 # one loop of perf bench sched pipe: about 8 of those events
 EVENTS_PER_LOOP = 8
 EXIT_SKIP = 4
-# what capture.c enables for a run: the perturbation is theirs
+# what trace/capture.c enables for a run: the perturbation is theirs
 RUN_EVENTS = EVENTS + ["sched/sched_pi_setprio", "ipi/ipi_send_cpu",
                        "ipi/ipi_send_cpumask", "power/cpu_idle",
                        "power/cpu_frequency"]

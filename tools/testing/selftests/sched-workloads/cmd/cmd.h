@@ -7,11 +7,11 @@
 #ifndef SW_CMD_H
 #define SW_CMD_H
 
-int cmd_run(int argc, char **argv);		/* cmd_run.c */
-int cmd_baseline(int argc, char **argv);	/* cmd_run.c */
-int cmd_list(int argc, char **argv);		/* cmd_check.c */
-int cmd_check(int argc, char **argv);		/* cmd_check.c */
-int cmd_metrics(int argc, char **argv);		/* cmd_check.c */
+int cmd_run(int argc, char **argv);		/* cmd/cmd_run.c */
+int cmd_baseline(int argc, char **argv);	/* cmd/cmd_run.c */
+int cmd_list(int argc, char **argv);		/* cmd/cmd_check.c */
+int cmd_check(int argc, char **argv);		/* cmd/cmd_check.c */
+int cmd_metrics(int argc, char **argv);		/* cmd/cmd_check.c */
 int cmd_analyze(int argc, char **argv);
 int cmd_compare(int argc, char **argv);
 int cmd_replay(int argc, char **argv);
@@ -20,7 +20,7 @@ int cmd_fingerprint(int argc, char **argv);
 int cmd_canary(int argc, char **argv);
 int cmd_index(int argc, char **argv);
 /*
- * The python3 programs (cmd_script.c): export for a lab, report and
+ * The python3 programs (cmd/cmd_script.c): export for a lab, report and
  * history for a desk.
  */
 int cmd_export(int argc, char **argv);

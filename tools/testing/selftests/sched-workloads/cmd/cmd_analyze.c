@@ -7,7 +7,7 @@
  * then go to --metrics-out, if given). --explain prints instead where
  * the trace's wc.* and rt.wait_while_lower come from, and who else ran.
  * A kthreads.txt in the --logs directory says which pids were kernel
- * threads (kthreads.h); without it they are known by name.
+ * threads (trace/kthreads.h); without it they are known by name.
  */
 #include <stdio.h>
 #include <string.h>

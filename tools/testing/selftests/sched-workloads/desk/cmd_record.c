@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * sched-workloads record: a trace of a real program, for turning it into a
- * reproducer. The trace is taken as a run's is (capture.c: a tracefs
+ * reproducer. The trace is taken as a run's is (trace/capture.c: a tracefs
  * instance of the tool's own, the events the analyzer needs, the mono
  * clock), into DIR/trace.dat; DIR/record.json says what was traced: the
  * command or pid or the whole system, the window, and every thread of the
@@ -211,7 +211,7 @@ static void watch(struct recording *r, uint64_t end_ns, int pid)
 	}
 }
 
-/* While the command runs (child.c): its tree sampled, now and then. */
+/* While the command runs (lib/subprocess.c): its tree sampled, now and then. */
 static void on_tick(pid_t child, void *arg)
 {
 	static uint64_t next;

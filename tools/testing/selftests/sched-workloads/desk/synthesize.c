@@ -5,7 +5,7 @@
  * Each chosen thread becomes one rt-app task with its policy, nice or
  * priority and affinity (from record.json when the recording has it, else
  * the priority of its last sched_switch), and its behaviour as phases,
- * from its activations (trace_analyze.h: woken while asleep, asleep
+ * from its activations (trace/trace.h: woken while asleep, asleep
  * again; the CPU time in between is a burst):
  *
  * - its life in the window is cut into slices (1 s, or 20 of its median

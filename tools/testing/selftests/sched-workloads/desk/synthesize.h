@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * A reproducer from a trace: each chosen thread of a recorded program as
- * one rt-app 1.0 task that behaves like it (synthesize.c says how).
+ * one rt-app 1.0 task that behaves like it (desk/synthesize.c says how).
  */
 #ifndef SW_SYNTHESIZE_H
 #define SW_SYNTHESIZE_H

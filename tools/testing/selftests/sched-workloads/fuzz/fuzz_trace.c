@@ -1,11 +1,11 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * libFuzzer harness: a trace.dat through the trace analyzer, read both
- * ways (trace_pages.c and libtracecmd), with its metrics and explanation.
+ * ways (trace/tracedat_read.c and libtracecmd), with its metrics and explanation.
  * Accepted, the values are finite or unknown; when both readers accept a
  * file, they must find the same metrics, as a reader that takes a
- * corrupt page for events would not. What trace_pages.c accepts is also
- * made a workload of (synthesize.c), every thread chosen: that must not
+ * corrupt page for events would not. What trace/tracedat_read.c accepts is also
+ * made a workload of (desk/synthesize.c), every thread chosen: that must not
  * crash either, and fails only with a message.
  */
 #include <math.h>

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * libFuzzer harness: a workload file and its verdict block, through every
- * check "check" makes (workload_check.c). Accepted, each check must be
+ * check "check" makes (run/workload_check.c). Accepted, each check must be
  * one that can fail: a named metric, a KTAP-safe selector, finite bounds
  * in order.
  */

@@ -3,7 +3,7 @@
  * Baselines: every repetition's metric values of a workload, recorded on
  * one machine class, in baselines/<class>/<workload>.json, with what a
  * later run needs to judge itself against them: the events of the series
- * its tail checks name (events.h), the canary measured before each
+ * its tail checks name (lib/event_hist.h), the canary measured before each
  * repetition, and the fingerprint with the settings in force.
  */
 #ifndef SW_BASELINE_H

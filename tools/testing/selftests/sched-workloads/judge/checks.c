@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Verdict blocks: parsing them from a workload file (verdict.c judges).
+ * Verdict blocks: parsing them from a workload file (judge/verdict.c judges).
  */
 #include <math.h>
 #include <stdlib.h>
@@ -117,7 +117,7 @@ static int parse_selector(struct json_object *c, struct check *ck,
 	return 0;
 }
 
-/* "pooled": only where rtapp_metrics.c pools a task's threads. */
+/* "pooled": only where rtapp/rtapp_metrics.c pools a task's threads. */
 static int parse_pooled(struct json_object *c, struct check *ck,
 			const struct place *pl, struct sw_err *err)
 {

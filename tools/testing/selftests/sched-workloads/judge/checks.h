@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * The checks of a workload's verdict block, parsed (checks.c); verdict.h
+ * The checks of a workload's verdict block, parsed (judge/checks.c); judge/verdict.h
  * judges them.
  *
  *   "checks":   [ { "metric": "wu_lat.p90", "task": "audio*", "max": 2000,
@@ -12,12 +12,12 @@
  * trace metrics) and against the entity name ("audio", "hog-1"); "cpu" a
  * CPU number or "*". Absolute checks bound the median of the first
  * round's repetitions ("min"/"max", inclusive; a number, or an expression
- * of expr.h judged when the check is). Baseline checks compare each round
- * with the baseline by the rules of change.h: "better" says which way is
+ * of judge/bound_expr.h judged when the check is). Baseline checks compare each round
+ * with the baseline by the rules of judge/compare.h: "better" says which way is
  * good, "rel" (a fraction) and "abs" (in the metric's unit) the smallest
  * change that matters; a tail metric (metric_def.tail) is compared on its
  * pooled events. How repetitions and rounds decide, and the false-alarm
- * rate the rules are built for, is at the top of verdict.c.
+ * rate the rules are built for, is at the top of judge/verdict.c.
  */
 #ifndef SW_CHECKS_H
 #define SW_CHECKS_H
@@ -27,7 +27,7 @@
 #include "lib/metric.h"
 #include "lib/util.h"
 
-/* The check every workload gets (checks.c). */
+/* The check every workload gets (judge/checks.c). */
 #define VERDICT_KTHREAD_METRIC	"kthread.cpu_share"
 /*
  * Kernel threads used 0.003-0.28% of 2 CPUs during the battery's clean
@@ -44,10 +44,10 @@ struct check {
 	enum check_kind kind;
 	const struct metric_def *def;
 	char selector[64];	/* glob on task/comm, or CPU number; "*" */
-	int pooled;		/* judges a task's threads as one (metrics.h) */
+	int pooled;		/* its threads as one (lib/metric_set.h) */
 	int has_min, has_max;	/* absolute */
 	double min, max;
-	char min_expr[128];	/* when a bound is an expression (expr.h) */
+	char min_expr[128];	/* when a bound is an expression (judge/bound_expr.h) */
 	char max_expr[128];
 	struct compare_rule rule;	/* baseline */
 	char why[256];

@@ -195,7 +195,7 @@ static int parse_key(const char *key, const struct metric_def **def,
 
 /*
  * The selector name of an entity read back from a file: threads "hog-1"
- * and "hog" were task (or comm) "hog" (entity.h); others are their own.
+ * and "hog" were task (or comm) "hog" (lib/entity_name.h); others are their own.
  */
 static void group_of(const struct metric_def *def, const char *entity,
 		     char *group, size_t len)

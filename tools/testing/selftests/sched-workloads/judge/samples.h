@@ -19,7 +19,7 @@ struct metric_samples {
 	char entity[64];
 	char group[32];
 	int id;
-	int pooled;			/* metrics.h */
+	int pooled;			/* lib/metric_set.h */
 	size_t n;			/* repetitions so far */
 	double v[METRIC_MAX_REPS];	/* NAN: not measured in that one */
 };

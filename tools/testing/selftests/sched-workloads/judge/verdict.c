@@ -33,16 +33,16 @@
  * of round 1.
  *
  * Baseline checks: a round (the first repetitions, or a confirmation) is
- * compared with the baseline by change.h (a rank test on medians, or the
+ * compared with the baseline by judge/compare.h (a rank test on medians, or the
  * pooled events of a tail), each round on its own. A regression in the
  * first round is only reported when it is still there in VERDICT_ROUNDS
- * (3) rounds, each taken minutes after the one before (battery.c): drift
+ * (3) rounds, each taken minutes after the one before (run/battery.c): drift
  * of the machine lasts a minute or two, a kernel regression stays. With
  * independent rounds a clean check regresses falsely in all three with
  * probability below 0.05^3 = 1.25e-4 (the rank test of 3 repetitions
  * against 5 cannot go below p = 1/56, so the usual level is 2/56: 4.7e-5).
  *
- * The canary (canary.h) measures the machine before every round. When a
+ * The canary (machine/canary.h) measures the machine before every round. When a
  * regression came and went, and the canary said the machine was slower
  * in a regressed round and no longer in the round where it was gone, the
  * check SKIPs with both sets of numbers: that was the machine. A
@@ -51,7 +51,7 @@
  * hide one that lasts. One that went away with the canary quiet passes,
  * saying it was not confirmed.
  *
- * The host gauge (host_gauge.h) measures the host during every
+ * The host gauge (machine/host_gauge.h) measures the host during every
  * repetition, with the workload's own loops. A time the host stretches
  * (metric_def.host_timed) that regressed, or stayed beyond its bound, in
  * every round while the gauge said the host was slower than in the
@@ -277,7 +277,7 @@ static double round_values(const struct metric_samples *ms,
 
 /*
  * Whether the workload's own loops ran slower on the CPU than in the
- * baseline in every one of the @nr rounds (host_gauge.h), round 1's
+ * baseline in every one of the @nr rounds (machine/host_gauge.h), round 1's
  * gauge in @buf.
  */
 static int host_slower_throughout(const struct verdict_input *in, size_t nr,

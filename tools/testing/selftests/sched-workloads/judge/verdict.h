@@ -2,7 +2,7 @@
 /*
  * Judging the checks of a workload (judge/checks.h) on rounds of
  * repetitions: how repetitions and rounds decide, and the false-alarm
- * rate the rules are built for, is at the top of verdict.c.
+ * rate the rules are built for, is at the top of judge/verdict.c.
  */
 #ifndef SW_VERDICT_H
 #define SW_VERDICT_H
@@ -16,7 +16,7 @@
 #include "judge/samples.h"
 #include "lib/util.h"
 
-/* The rules of verdict.c: see there for why these numbers. */
+/* The rules of judge/verdict.c: see there for why these numbers. */
 #define VERDICT_LEAD		3	/* votes ahead that decide a check */
 #define VERDICT_MAX_REPS	9	/* repetitions a split check may get */
 #define VERDICT_ROUNDS		3	/* rounds a regression must last */
@@ -39,7 +39,7 @@ struct verdict_result {
 	double value, limit, room;
 	size_t reps, beyond;	/* absolute: repetitions, those beyond */
 	int undecided;		/* absolute: more repetitions would decide */
-	int pending;		/* another round will judge it (verdict.c) */
+	int pending;		/* another round will judge it (judge/verdict.c) */
 	char diag[1536];	/* metric, value, expectation, why */
 };
 
@@ -49,7 +49,7 @@ struct verdict_results {
 };
 
 /*
- * A round of repetitions (verdict.c says how rounds are judged): the
+ * A round of repetitions (judge/verdict.c says how rounds are judged): the
  * first, or a confirmation taken minutes later, with the canary measured
  * just before it.
  */
@@ -89,7 +89,7 @@ const char *verdict_status_name(enum verdict_status st);
 enum verdict_status verdict_overall(const struct verdict_results *res);
 /* Baseline checks that found a regression, confirmed or not. */
 size_t verdict_regressions(const struct verdict_results *res);
-/* Checks waiting for another round to judge them (verdict.c). */
+/* Checks waiting for another round to judge them (judge/verdict.c). */
 size_t verdict_pending(const struct verdict_results *res);
 /* Absolute checks whose repetitions are split without a decision. */
 size_t verdict_undecided(const struct verdict_results *res);

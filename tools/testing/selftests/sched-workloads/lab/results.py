@@ -24,7 +24,7 @@ INDEX_FORMAT = 1
 
 VS_BASELINE = ".vs-baseline"
 
-# The tool's exit codes (util.h) that these programs use too.
+# The tool's exit codes (lib/util.h) that these programs use too.
 EXIT_PASS, EXIT_FAIL, EXIT_USAGE, EXIT_SKIP = 0, 1, 2, 4
 EXIT_BAD_RESULTS = 9
 
@@ -217,7 +217,7 @@ class Workload:
         return r
 
     def canary(self, metric):
-        """The canary's @metric (canary.h's, of the whole machine)
+        """The canary's @metric (machine/canary.h's, of the whole machine)
         before each round that has one, in round order."""
         path = self.path("rounds")
         out = []

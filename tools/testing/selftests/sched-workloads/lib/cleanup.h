@@ -4,7 +4,7 @@
  * undone on every exit path, SIGINT, SIGTERM (kselftest's timeout),
  * SIGHUP, SIGQUIT and SIGPIPE included; the process then dies of that
  * signal. Against SIGKILL, rt-app gets a parent-death signal
- * (rtapp_run.c) and changed sysctls a journal (sysctl.h).
+ * (rtapp/rtapp_run.c) and changed sysctls a journal (run/sysctl.h).
  */
 #ifndef SW_CLEANUP_H
 #define SW_CLEANUP_H

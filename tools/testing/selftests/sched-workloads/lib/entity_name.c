@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Entity names (entity.h has the rule).
+ * Entity names (lib/entity_name.h has the rule).
  */
 #include <ctype.h>
 #include <stdio.h>

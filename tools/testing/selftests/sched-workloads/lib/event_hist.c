@@ -104,7 +104,7 @@ double event_hist_quantile(const struct event_hist *h, double q)
 		return h->min;
 	if (q >= 1)
 		return h->max;
-	/* Nearest rank, as stats.h; the epsilon keeps 0.99 * 100 at 99. */
+	/* Nearest rank, as lib/stats.h; the epsilon keeps 0.99 * 100 at 99. */
 	rank = (uint64_t)ceil(q * (double)h->n - 1e-9);
 	if (rank < 1)
 		rank = 1;

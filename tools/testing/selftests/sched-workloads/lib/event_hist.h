@@ -2,7 +2,7 @@
 /*
  * Event distributions: every activation of a repetition (each wakeup
  * latency, each pass's slack), kept as a histogram so that tails can be
- * judged on the pooled events of all repetitions (change.c) instead of
+ * judged on the pooled events of all repetitions (judge/compare.c) instead of
  * on one p99 per repetition, which one disturbed second moves tenfold.
  *
  * Bins are logarithmic and signed, EVENT_BINS_PER_OCTAVE per doubling

@@ -100,7 +100,7 @@ double stats_mwu_p_less(const double *a, size_t na,
 /*
  * LKP's range rule: 1 when every value of b lies beyond every value of a
  * in direction dir (+1: greater, -1: less), strictly; else 0. Nothing is
- * trimmed (see stats.c).
+ * trimmed (see lib/stats.c).
  */
 int stats_ranges_separate(const double *a, size_t na,
 			  const double *b, size_t nb, int dir);
@@ -138,7 +138,7 @@ double stats_binom_at_least(unsigned int k, unsigned int n, double p);
  * A majority vote taken sequentially: @first votes, then one more at a
  * time while neither side leads by @lead, at most @max votes; the side
  * with more votes wins. Returns the probability that the side each vote
- * takes with probability @q wins (verdict.c's absolute checks: a clean
+ * takes with probability @q wins (judge/verdict.c's absolute checks: a clean
  * check failing, q the share of clean repetitions beyond the bound).
  */
 double stats_sequential_majority(double q, unsigned int first,

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * A child process in a process group of its own, gone with the tool
- * (child.h).
+ * (lib/subprocess.h).
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -166,7 +166,7 @@ int child_run(const char *path, char *const argv[], const char *outlog,
 	cleanup_set_child(0);
 	ex->end_ns = now_mono_ns();
 	ex->wall_s = (ex->end_ns - t0) / 1e9;
-	/* the signal handler killed it (cleanup.c): not rt-app's doing */
+	/* the signal handler killed it (lib/cleanup.c): not rt-app's doing */
 	if (cleanup_interrupted())
 		return sw_err_set(err, SW_EXIT_RUN_ERROR,
 				  "interrupted by signal %d", cleanup_interrupted());

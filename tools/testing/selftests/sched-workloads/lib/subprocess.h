@@ -2,7 +2,7 @@
 /*
  * Running a child (rt-app, or a command "record" traces) in a process
  * group of its own: killed with the tool, by the kernel after SIGKILL
- * (PR_SET_PDEATHSIG), by cleanup.c after any other signal, and with
+ * (PR_SET_PDEATHSIG), by lib/cleanup.c after any other signal, and with
  * everything it forked once it ends or times out.
  */
 #ifndef SW_CHILD_H

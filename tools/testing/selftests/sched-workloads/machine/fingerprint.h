@@ -5,7 +5,7 @@
  * The machine class (arch, CPUs, topology, CPU model, virtualised or
  * not) decides which baselines a run may be compared with; the kernel and
  * rt-app parts are what such a comparison is about, so they are recorded
- * but do not change the class; so are the settings in force (settings.h).
+ * but do not change the class; so are the settings in force (machine/sched_settings.h).
  */
 #ifndef SW_FINGERPRINT_H
 #define SW_FINGERPRINT_H

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * The host's speed during a repetition: rt-app's loops per microsecond
- * on a CPU (host_gauge.h).
+ * on a CPU (machine/host_gauge.h).
  */
 #include <math.h>
 #include <stdio.h>

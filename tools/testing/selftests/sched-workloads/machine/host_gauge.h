@@ -2,7 +2,7 @@
 /*
  * The host's speed during a repetition, measured by the workload itself.
  *
- * The canary (canary.h) measures the machine for a second before a round;
+ * The canary (machine/canary.h) measures the machine for a second before a round;
  * a host that halves a vCPU's speed for seconds at a time slips between
  * two canaries. rt-app's own loops see it while it happens: the loops its
  * threads ran (the perf column of every pass, summed) per microsecond they

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * rt-app 1.0's workload grammar (rtapp_grammar.h): what its
+ * rt-app 1.0's workload grammar (rtapp/rtapp_grammar.h): what its
  * rt-app_parse_config.c reads, and how.
  *
  * Top level: "global", "tasks", "resources" (and this tool's block).

@@ -24,7 +24,7 @@ int rtapp_grammar_check(struct json_object *root, const char *file,
 			FILE *list, struct sw_err *err);
 
 /*
- * The NEEDS_* (metrics.h) a task of the workload meets: the kinds of
+ * The NEEDS_* (lib/metric.h) a task of the workload meets: the kinds of
  * event it has, directly or in a phase.
  */
 unsigned int rtapp_task_events(struct json_object *task);

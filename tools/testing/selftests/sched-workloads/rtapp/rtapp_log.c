@@ -287,7 +287,7 @@ static int cmp_task(const void *a, const void *b)
 }
 
 /*
- * Names the threads as the trace does (entity.h): rt-app numbers its
+ * Names the threads as the trace does (lib/entity_name.h): rt-app numbers its
  * threads across the whole file, so a task's instance number is its
  * index minus the smallest index among the task's logs.
  */

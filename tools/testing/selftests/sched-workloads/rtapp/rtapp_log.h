@@ -23,7 +23,7 @@ enum rtapp_series {
 enum { STEP_NONE, STEP_SETTLING, STEP_SETTLED };
 
 struct rtapp_task_log {
-	char name[64];		/* "<task>" or "<task>-<k>" (entity.h) */
+	char name[64];		/* "<task>" or "<task>-<k>" (lib/entity_name.h) */
 	char task[48];		/* the task's key in the workload */
 	int idx;		/* rt-app's thread index */
 	char policy[32];	/* from the "# Policy" header */
@@ -32,12 +32,12 @@ struct rtapp_task_log {
 	double first[RS_NR_SERIES];	/* the first pass, judged apart */
 	/*
 	 * Start-up: the first pass and the catch-up passes its lateness
-	 * caused (rtapp_log.c); the steady state is every pass after them.
+	 * caused (rtapp/rtapp_log.c); the steady state is every pass after them.
 	 */
 	size_t startup_passes;
 	int in_startup;
 	double catchup_us;	/* lateness a catch-up pass may still absorb */
-	/* The first duty-cycle step, start-up included (rtapp_log.c). */
+	/* The first duty-cycle step, start-up included (rtapp/rtapp_log.c). */
 	double prev_c_duration;
 	int step_state;		/* STEP_* */
 	size_t step_missed;

@@ -5,11 +5,11 @@
  * Series metrics cover the steady state: every logged pass after the
  * start-up, because a late start of rt-app's threads makes the first
  * period miss on a healthy kernel, and with an absolute timer the next
- * passes catch up on that lateness (rtapp_log.c says which count). The
+ * passes catch up on that lateness (rtapp/rtapp_log.c says which count). The
  * first pass has its own first.* metrics, startup.passes says how long
  * the start-up lasted. step.missed_periods counts the overruns from the
  * first duty-cycle step (start-up included) until a pass met its period
- * again (rtapp_log.c), NAN for a task without such a step.
+ * again (rtapp/rtapp_log.c), NAN for a task without such a step.
  * slack, wu_lat and period_jitter only count passes that have a timer
  * (c_period > 0), wu_lat only those that slept (slack >= 0);
  * run_inflation only passes with run events (c_duration > 0).
@@ -99,7 +99,7 @@ static double rtapp_missed(const void *entity, const struct metric_def *def)
 	.source = SRC_RTAPP_TASK, .extract = rtapp_series_metric, \
 	.arg = SERIES_ARG(RS_RATE, stat), .help = h, \
 	.needs = NEEDS_OF(RS_RATE), .cpu_speed = 1, .host_timed = 1 }
-/* A tail of series @sname: compared on pooled events (change.h). */
+/* A tail of series @sname: compared on pooled events (judge/compare.h). */
 #define T(n, u, ser, stat, h, sname, side, quantile) { .name = n, \
 	.unit = u, .source = SRC_RTAPP_TASK, .extract = rtapp_series_metric, \
 	.arg = SERIES_ARG(ser, stat), .help = h, .series = sname, \

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * Running rt-app on a workload, as a child (child.h).
+ * Running rt-app on a workload, as a child (lib/subprocess.h).
  */
 #ifndef SW_RTAPP_RUN_H
 #define SW_RTAPP_RUN_H

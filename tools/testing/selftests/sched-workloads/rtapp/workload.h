@@ -22,7 +22,7 @@ struct workload {
 
 /*
  * Reads and parses @path: json-c's syntax, then what json-c would read
- * other than written (json_check.h). Those are errors; with @list, they
+ * other than written (lib/json_util.h). Those are errors; with @list, they
  * are listed there and counted in *@problems instead, and the object is
  * returned. Errors name the file, line and column.
  */

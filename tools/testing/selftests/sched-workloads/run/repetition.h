@@ -17,7 +17,7 @@
  * calls such a run undecided at 1%). Measured on the 2-CPU VMs: 0.2-0.7%
  * in quiet runs (a host agent thread), 10-50% with a compiler or a test
  * suite running beside. Kernel threads do not count here: they have a
- * check of their own (verdict.h).
+ * check of their own (judge/verdict.h).
  */
 #define REPETITION_DISTURBED_SHARE 0.05
 

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * The checks of a workload file that need no run (workload_check.h).
+ * The checks of a workload file that need no run (run/workload_check.h).
  */
 #include <string.h>
 

@@ -16,7 +16,7 @@
  * Loads @path into @w and its verdict block into @vb (both to be freed by
  * the caller, also on error). Errors name the file and the place; the
  * keys rt-app 1.0 would ignore or misread are each listed on @list when
- * it is not NULL (rtapp_grammar.h).
+ * it is not NULL (rtapp/rtapp_grammar.h).
  */
 int workload_check(const char *path, struct workload *w,
 		   struct verdict_block *vb, FILE *list, struct sw_err *err);

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * kthreads_check: kthreads.c from the command line, for the tests and for
+ * kthreads_check: trace/kthreads.c from the command line, for the tests and for
  * recording fixtures.
  *
  *   kthreads_check FILE     adds the kernel threads alive now to FILE's

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * sched_stream_check: feed the trace analysis's scheduler state machine
- * (trace_sched.c) a text stream of sched events on any number of CPUs,
+ * (trace/trace_sched.c) a text stream of sched events on any number of CPUs,
  * without a trace.dat, and print the trace metrics as metrics.json does.
  * For tests of machines this one is not (256 CPUs, 8192).
  *

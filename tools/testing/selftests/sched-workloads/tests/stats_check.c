@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * stats_check: run one of the repetition statistics of stats.h on numbers
+ * stats_check: run one of the repetition statistics of lib/stats.h on numbers
  * given as arguments and print the result. For tests/test_stats.py and
  * for by-hand use.
  *

@@ -27,7 +27,7 @@ BINARY = os.environ.get("SW_BINARY",
                         os.path.join(COLLECTION, "sched-workloads"))
 LOCK_FILE = "/tmp/sched-workloads-live.lock"
 
-# Exit codes of the tool (util.h).
+# Exit codes of the tool (lib/util.h).
 EXIT_PASS, EXIT_FAIL, EXIT_USAGE, EXIT_SKIP = 0, 1, 2, 4
 EXIT_BAD_WORKLOAD, EXIT_BAD_LOG, EXIT_BAD_TRACE, EXIT_RUN_ERROR = 5, 6, 7, 8
 EXIT_BAD_RESULTS = 9

@@ -1,7 +1,7 @@
 # SPDX-License-Identifier: GPL-2.0
 """Baseline checks and the A/B comparison, on fixtures.
 
-Expected outcomes are worked out by hand from the rule in change.h:
+Expected outcomes are worked out by hand from the rule in judge/compare.h:
 a change counts when it exceeds max(rel * |A median|, abs) and is
 significant: one-sided Mann-Whitney p <= 0.05 (compare's fallback for a
 tail without events: every B value beyond A's range).

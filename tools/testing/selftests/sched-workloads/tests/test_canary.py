@@ -1,10 +1,10 @@
 # SPDX-License-Identifier: GPL-2.0
 """The canary: its comparison rule (unit) and one measurement (live).
 
-The rule (canary.h): a current value is "slower" when it lies above the
+The rule (machine/canary.h): a current value is "slower" when it lies above the
 baseline's highest value by more than max(rel * highest, abs), "faster"
 when below the lowest by more than max(rel * lowest, abs), else normal.
-The margins below are the contract written in canary.c; every expected
+The margins below are the contract written in machine/canary.c; every expected
 verdict is worked out by hand from them in the comments.
 """
 import json
@@ -43,8 +43,9 @@ def cpu_list(text):
 
 
 def expected_cpus():
-    """The CPUs the canary must measure, worked out apart from canary.c:
-    online and allowed, at most MAX_CPUS of them, evenly spread."""
+    """The CPUs the canary must measure, worked out apart from
+    machine/canary.c: online and allowed, at most MAX_CPUS of them, evenly
+    spread."""
     with open("/sys/devices/system/cpu/online") as f:
         online = cpu_list(f.read())
     allowed = sorted(set(online) & os.sched_getaffinity(0))
@@ -55,7 +56,7 @@ def expected_cpus():
 class TestCanaryRule(unittest.TestCase):
     """canary_compare() through "canary --compare", worked by hand.
 
-    Margins (canary.h): timer_lat.p50 and wake_lat.p50 30% / 10 us,
+    Margins (machine/canary.h): timer_lat.p50 and wake_lat.p50 30% / 10 us,
     timer_lat.p90 50% / 20 us, loop_ns 15% / 0.05 ns, libm_ns 15% /
     0.2 ns.
     """

@@ -8,7 +8,7 @@ above 63 goes idle, and a task then waits behind the hog of CPU 3. The
 expected values follow from the scene's timestamps alone:
 
 - the waiter is runnable from its sched_waking at 2000 us (a wakeup's
-  latency starts there, trace_metrics.c; its sched_wakeup follows at
+  latency starts there, trace/trace_metrics.c; its sched_wakeup follows at
   2000.1 us) and runs at 12000 us: 10000 us of waiting, all of it beside
   the idle CPU;
 - the window runs from the first record (1 us) to the last (20000 us):

@@ -1,5 +1,5 @@
 # SPDX-License-Identifier: GPL-2.0
-"""kthreads.c: which pids are kernel threads, and kthreads.txt.
+"""trace/kthreads.c: which pids are kernel threads, and kthreads.txt.
 
 Builds tests/kthreads_check.c with the module under AddressSanitizer and
 compares its list with this file's own reading of /proc: the flags

@@ -1,5 +1,5 @@
 # SPDX-License-Identifier: GPL-2.0
-"""The run protocol and its rules (verdict.c), replayed on recordings.
+"""The run protocol and its rules (judge/verdict.c), replayed on recordings.
 
 Each case writes rt-app logs whose values are chosen by hand, turns them
 into repetitions with "analyze" (metrics.json and events.json, as a run
@@ -79,7 +79,7 @@ class Recording:
     def rep(self, wu_lats, into=None, gauge=None):
         """A repetition from wu_lat values; returns metrics and events.
         @gauge: its host.loops_per_us, as if a trace had measured it
-        (host_gauge.c); None: no trace, no gauge."""
+        (machine/host_gauge.c); None: no trace, no gauge."""
         d = into or os.path.join(self.dir, "rep-%d" % self.next)
         os.makedirs(d)
         write_log(os.path.join(d, "rt-app-audio-0.log"), wu_lats, self.perf)
@@ -598,7 +598,7 @@ class TestHostGauge(unittest.TestCase):
 
 
 class TestFalseAlarmRate(unittest.TestCase):
-    """The design rate of verdict.c, through the tool.
+    """The design rate of judge/verdict.c, through the tool.
 
     Eight repetitions with distinct values (far apart, so any shift of
     the median is beyond max(50%, 50 us)), all from one kernel: every way

@@ -11,7 +11,7 @@ import unittest
 import swtest
 import results
 
-# events.h: bin b >= 1 holds [0.01 * 2^((b-1)/16), 0.01 * 2^(b/16)).
+# lib/event_hist.h: bin b >= 1 holds [0.01 * 2^((b-1)/16), 0.01 * 2^(b/16)).
 # 1.0 us: 16 * log2(100) = 106.30 -> bin 107; 2.0 us: 16 * log2(200) =
 # 122.30 -> bin 123; -1.0: bin -107.
 LO_107 = 0.01 * 2 ** (106 / 16)
@@ -19,7 +19,8 @@ HI_107 = 0.01 * 2 ** (107 / 16)
 
 
 def hist(values):
-    """What events.c would write for @values (bins as worked out above)."""
+    """What lib/event_hist.c would write for @values (bins as worked out
+    above)."""
     bins = {}
     for v in values:
         b = {1.0: 107, 2.0: 123, -1.0: -107}[v]

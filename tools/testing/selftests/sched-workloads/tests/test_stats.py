@@ -1,7 +1,7 @@
 # SPDX-License-Identifier: GPL-2.0
-"""The repetition statistics of stats.c, on values worked out by hand.
+"""The repetition statistics of lib/stats.c, on values worked out by hand.
 
-Builds tests/stats_check.c with stats.c under AddressSanitizer and UBSan
+Builds tests/stats_check.c with lib/stats.c under AddressSanitizer and UBSan
 (as test_trace_fixtures.py builds trace_check.c) and checks its output
 against the values derived in the comments, never against its own output.
 
@@ -246,7 +246,7 @@ class TestStats(unittest.TestCase):
         self.assertTrue(math.isnan(self.value("binom", 1, 10, 1.5)))
 
     def test_sequential_majority(self):
-        """verdict.c's rule (3 votes, then one at a time while no side
+        """judge/verdict.c's rule (3 votes, then one at a time while no side
         leads by 3, at most 9), against an enumeration of all 2^9 vote
         sequences cut where the rule stops."""
         def enumerate_rule(q, first=3, lead=3, most=9):
@@ -272,7 +272,7 @@ class TestStats(unittest.TestCase):
                             1e-12, q)
         # symmetric rule: a fair coin wins half the time
         self.assertValue(0.5, "majority", 0.5, 3, 3, 9)
-        # small q: q^3 + 126 q^5 to within a few percent (verdict.c)
+        # small q: q^3 + 126 q^5 to within a few percent (judge/verdict.c)
         got = self.value("majority", 0.03, 3, 3, 9)
         self.assertLess(abs(got / (0.03 ** 3 + 126 * 0.03 ** 5) - 1), 0.05)
         # one vote, no extension: the vote itself

@@ -97,7 +97,7 @@ class TestOfflineAnalyze(unittest.TestCase):
         m = json.loads(self.r.stdout)
         # Every "sleep 0.005" is a new process: the shell forks 100 of
         # them, each woken once by its timer on CPU 0. Tasks of one comm
-        # are "sleep-0", "sleep-1", ... (entity.h).
+        # are "sleep-0", "sleep-1", ... (lib/entity_name.h).
         sleeps = [v for k, v in m["trace_tasks"].items()
                   if re.fullmatch(r"sleep(-[0-9]+)?", k)]
         self.assertGreaterEqual(len(sleeps), 90)

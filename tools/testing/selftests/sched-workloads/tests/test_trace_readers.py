@@ -1,7 +1,7 @@
 # SPDX-License-Identifier: GPL-2.0
 """The two ways "analyze" reads a trace.dat give the same report: the
-ring-buffer pages read directly (trace_pages.c, the default for version 7
-files) and libtracecmd's iteration (--reader libtracecmd), on every
+ring-buffer pages read directly (trace/tracedat_read.c, the default for
+version 7 files) and libtracecmd's iteration (--reader libtracecmd), on every
 recorded fixture, on a zstd-compressed copy (trace-cmd convert) and on a
 version 6 copy (which only libtracecmd reads). A buffer is found by
 name. A damaged page header or chunk header is refused with the file

@@ -8,7 +8,7 @@
  *
  * -a: tasks without a matching -A may run on every CPU; -A "hog*=1" or
  * "w*=0-1,3" gives the CPUs of tasks whose comm matches; -k a
- * kthreads.txt (kthreads.h). Exits with the analyser's code (7 = bad
+ * kthreads.txt (trace/kthreads.h). Exits with the analyser's code (7 = bad
  * trace) and its message on stderr; the explanation goes to stderr too.
  */
 #include <errno.h>

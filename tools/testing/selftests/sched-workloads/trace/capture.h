@@ -28,7 +28,7 @@ int capture_start(struct capture *c, size_t buffer_kb, struct sw_err *err);
 int capture_stop(struct capture *c);
 /* Events the ring buffer overwrote or dropped since the start. */
 uint64_t capture_lost_events(struct capture *c);
-/* Drains the instance into an uncompressed trace.dat (trace_write.h). */
+/* Drains the instance into an uncompressed trace.dat (trace/tracedat_write.h). */
 int capture_save(struct capture *c, const char *path, struct sw_err *err);
 void capture_destroy(struct capture *c);
 

@@ -2,11 +2,11 @@
 /*
  * Trace analysis: one streaming pass over a trace.dat (sched, ipi and
  * power events) that keeps per-task, per-CPU and system-wide accumulators,
- * then hands the values to the metric registry (trace_metrics.c says what
+ * then hands the values to the metric registry (trace/trace_metrics.c says what
  * each metric means).
  *
  * Memory grows with tasks and CPUs, not with events: a task's wakeup
- * latencies are kept one by one up to SERIES_EXACT_MAX (stats.h), in a
+ * latencies are kept one by one up to SERIES_EXACT_MAX (lib/stats.h), in a
  * histogram beyond.
  */
 #ifndef SW_TRACE_ANALYZE_H
@@ -45,11 +45,11 @@ struct trace_opts {
 	/* Buffer to read; NULL = top level, or the first instance with data. */
 	const char *buffer;
 	/*
-	 * Kernel threads alive around the run (kthreads.h); NULL, or a pid
+	 * Kernel threads alive around the run (trace/kthreads.h); NULL, or a pid
 	 * it lacks: known by name only (kthread_comm()).
 	 */
 	const struct kthread_list *kthreads;
-	/* Read with libtracecmd's iteration even where trace_pages.c could. */
+	/* Read with libtracecmd's iteration even where trace/tracedat_read.c could. */
 	int use_libtracecmd;
 	/*
 	 * Keep every activation of the selected tasks, one by one, for
@@ -76,7 +76,7 @@ int trace_analyze(const char *path, const struct trace_opts *opts,
 /* Its rows of the metric registry (SRC_TRACE_TASK, _CPU, _SYSTEM). */
 extern const struct metric_table trace_metric_table;
 /*
- * Adds entities "comm" or "comm-k" (SRC_TRACE_TASK; entity.h), "cpuN"
+ * Adds entities "comm" or "comm-k" (SRC_TRACE_TASK; lib/entity_name.h), "cpuN"
  * (SRC_TRACE_CPU) and "system" (SRC_TRACE_SYSTEM) with every trace
  * metric. @opts are those trace_analyze() was given.
  */
@@ -87,7 +87,7 @@ uint64_t trace_report_lost_events(const struct trace_report *r);
 /*
  * Prints where wc.* and rt.wait_while_lower come from: the number of
  * stretches of each condition and the longest ones, each with when it
- * began and who was involved (trace_explain.c); then a "neighbours:"
+ * began and who was involved (trace/trace_explain.c); then a "neighbours:"
  * section, the tasks outside the workload that ran most, user tasks and
  * kernel threads apart.
  */
@@ -118,7 +118,7 @@ void trace_report_timeline(const struct trace_report *r, FILE *f);
  */
 void trace_report_neighbours(const struct trace_report *r, char *buf,
 			     size_t len);
-/* One activation (trace_metrics.c, run_burst): woken while asleep, asleep again. */
+/* One activation (trace/trace_metrics.c, run_burst): woken while asleep, asleep again. */
 struct trace_activation {
 	uint64_t wake_ns, end_ns;	/* trace clock */
 	uint64_t run_ns;		/* CPU time in between */

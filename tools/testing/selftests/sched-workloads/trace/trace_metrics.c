@@ -71,14 +71,14 @@
  * For rt.*, a taken CPU runs its first fresh RT waiter (by priority, then
  * queueing order) next, or a fair task when it has no RT one.
  *
- * Per task (SRC_TRACE_TASK, last comm seen; entity.h names it: the comm,
+ * Per task (SRC_TRACE_TASK, last comm seen; lib/entity_name.h names it: the comm,
  * any character outside [A-Za-z0-9_] made '_', alone or "-k" for the k-th
  * (from 0) of the selected tasks of that name by creation; the pid is the
  * id):
  *   wakeup_lat.*          sched_waking -> sched_switch in, one sample per
  *                         wakeup that ended in the window with a recorded
  *                         switch in; p50/p90/p99/p999 are nearest-rank
- *                         (stats.h); NAN w/o samples
+ *                         (lib/stats.h); NAN w/o samples
  *   wakeup_lat.unobserved wakeups that ended in the window with an
  *                         inferred switch in: latency unknown, no sample
  *   runnable_wait.total   time runnable but not running (wakeup latency
@@ -170,7 +170,7 @@
  *                         kernel thread is a pid of trace_opts.kthreads
  *                         (read from /proc around the run), else a comm
  *                         of the per-CPU pattern above or "kworker/..."
- *                         (kthreads.h). Kernel threads work for the
+ *                         (trace/kthreads.h). Kernel threads work for the
  *                         workload too (its timers, its I/O): a large
  *                         share is news about the kernel, not a busy
  *                         machine
@@ -219,7 +219,7 @@ uint64_t ta_window_ns(const struct trace_report *r)
 	return r->nevents && r->end_ts > start ? r->end_ts - start : 0;
 }
 
-/* The activation series of trace_sched.c, by metric_def.arg. */
+/* The activation series of trace/trace_sched.c, by metric_def.arg. */
 enum { A_RUN_BURST, A_SLEEP, A_WAKEUP_GAP };
 #define ACT_ARG(series, stat)	((series) * 100 + (stat))
 
@@ -503,7 +503,7 @@ static int task_selected(const struct ta_task *t, const struct trace_opts *o)
 
 /*
  * Called at the end of trace_analyze(), while the options are known:
- * which tasks the workload has, which are kernel threads (kthreads.h: in
+ * which tasks the workload has, which are kernel threads (trace/kthreads.h: in
  * the list, else by name), and the CPU time of the others.
  */
 void ta_classify(struct trace_report *r)
@@ -527,7 +527,7 @@ void ta_classify(struct trace_report *r)
 
 /*
  * Entity names must not change from run to run (subtest names, baseline
- * keys), so no pid is part of them: the rule of entity.h, on the comm made
+ * keys), so no pid is part of them: the rule of lib/entity_name.h, on the comm made
  * a name. Threads of one name are numbered in creation order when the
  * trace has every one's sched_wakeup_new, else in pid order (rt-app
  * creates a task's threads in index order; a reused pid's incarnations

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * The trace's tasks as profiles: what a reproducer is synthesized from
- * (synthesize.c), without the analyser's bookkeeping.
+ * (desk/synthesize.c), without the analyser's bookkeeping.
  */
 #include <stdlib.h>
 

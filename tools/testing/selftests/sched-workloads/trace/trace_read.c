@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * Reads a trace.dat in one time-ordered pass and feeds the scheduler state
- * machine (trace_sched.c). This file owns the file: opening it with
+ * machine (trace/trace_sched.c). This file owns the file: opening it with
  * libtracecmd (headers, event formats, buffers), choosing the buffer,
- * reading its events (trace_pages.c, or libtracecmd's iteration for files
+ * reading its events (trace/tracedat_read.c, or libtracecmd's iteration for files
  * that reader leaves alone), decoding fields with bounds checks (a foreign
  * or damaged file must never crash us), and the lost-event accounting.
  */
@@ -527,7 +527,7 @@ static int try_libtracecmd(void *arg)
 }
 
 /*
- * trace_pages.c when it takes the file (a version 7 one), else
+ * trace/tracedat_read.c when it takes the file (a version 7 one), else
  * libtracecmd, checked first where it would read unchecked.
  */
 static int source_open(const char *path, const struct trace_opts *opts,
@@ -550,7 +550,7 @@ static int source_open(const char *path, const struct trace_opts *opts,
 	if (trace_pages_check(path, opts->buffer, err))
 		return -1;
 	/*
-	 * What trace_pages.c cannot check (a version 6 file; the formats
+	 * What trace/tracedat_read.c cannot check (a version 6 file; the formats
 	 * of systems it does not parse) libtracecmd 1.3.1 may crash on:
 	 * it reads the file in a child first.
 	 */

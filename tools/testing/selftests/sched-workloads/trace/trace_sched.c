@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * The scheduler state rebuilt from the events, in time order, and the
- * accumulators the trace metrics read. trace_metrics.c defines each metric;
+ * accumulators the trace metrics read. trace/trace_metrics.c defines each metric;
  * this file only keeps the books.
  *
  * Time is integrated lazily: a task or CPU adds the time spent in its
@@ -10,7 +10,7 @@
  * each state change and re-evaluated by ta_reevaluate() after it. Every
  * interval is clipped to the measured window.
  *
- * Switches the trace did not record are inferred (trace_metrics.c has the
+ * Switches the trace did not record are inferred (trace/trace_metrics.c has the
  * rule): ta_cpu_observe() checks every record's common_pid against what
  * the books say runs on its CPU, and infer_switch() brings them in line.
  * The only retroactive change to the books is the estimate of
@@ -158,7 +158,7 @@ enum { CPU_UNKNOWN, CPU_IDLE, CPU_BUSY, CPU_TAKEN };
 /*
  * An idle CPU with a task woken or moved onto it is taken: it is about to
  * run that task, so it is no idle CPU another task could use, and the
- * task does not wait behind anyone (trace_metrics.c, "Taken CPUs").
+ * task does not wait behind anyone (trace/trace_metrics.c, "Taken CPUs").
  */
 static int cpu_class(const struct ta_cpu *c)
 {
@@ -963,7 +963,7 @@ void ta_waking(struct trace_report *r, uint64_t ts, int pid,
 		if (!t)
 			return;
 	}
-	/* creation order names a task's threads (entity.h) */
+	/* creation order names a task's threads (lib/entity_name.h) */
 	if (is_new && !t->born_ts)
 		t->born_ts = ts;
 	t->prio = prio;

@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * Shared by the trace analysis modules only: trace_analyze.c reads and
- * decodes records, trace_sched.c keeps the scheduler state and its
- * accumulators, trace_metrics.c turns them into metrics.
+ * Shared by the trace analysis modules only: trace/trace_read.c reads and
+ * decodes records, trace/trace_sched.c keeps the scheduler state and its
+ * accumulators, trace/trace_metrics.c turns them into metrics.
  */
 #ifndef SW_TRACE_INTERNAL_H
 #define SW_TRACE_INTERNAL_H
@@ -85,7 +85,7 @@ struct ta_task {
 	uint64_t pi_blocked_ns, pi_blocked_max_ns;
 	uint64_t born_ts;		/* its sched_wakeup_new; 0 = not seen */
 	uint64_t first_ts, last_ts;	/* its first and last event */
-	/* Activations (trace_sched.c): woken while asleep, asleep again. */
+	/* Activations (trace/trace_sched.c): woken while asleep, asleep again. */
 	int act_open;			/* woken, not asleep since */
 	uint64_t act_wake_ts;		/* that wakeup */
 	uint64_t act_cpu_ns;		/* cpu_ns at it */
@@ -100,8 +100,8 @@ struct ta_task {
 
 	/* Set by ta_classify() once the events are read. */
 	int selected;			/* matched by trace_opts.task_globs */
-	int kthread;			/* a kernel thread (kthreads.h) */
-	char name[TA_COMM_LEN];		/* comm as an entity name (entity.h) */
+	int kthread;			/* a kernel thread (trace/kthreads.h) */
+	char name[TA_COMM_LEN];		/* comm as an entity name (lib/entity_name.h) */
 
 	struct ta_task *hnext;		/* live pids only */
 	struct ta_task *next;		/* every incarnation, first seen first */
@@ -127,7 +127,7 @@ struct ta_cpu {
 	double freq_to_max_us;	/* set by ta_finish(); NAN = unknown */
 };
 
-/* trace_timeline.c: what ran and waited on each CPU over a short span. */
+/* trace/trace_timeline.c: what ran and waited on each CPU over a short span. */
 struct tl_segment {
 	uint64_t start, end;
 	int waiting;		/* 0: ran on cpu (pid 0: idle); 1: waited */
@@ -168,7 +168,7 @@ struct trace_report {
 	int aff_known;
 	int nmask;
 	size_t nwords;			/* cpubits_words(ncpus) */
-	uint64_t *masks;		/* [nmask][nwords], cpubits.h */
+	uint64_t *masks;		/* [nmask][nwords], lib/cpubits.h */
 	unsigned int *wait_cnt;		/* [nmask][ncpus] */
 	unsigned int *busy_wait;	/* [nmask]: waiting on busy CPUs */
 	uint64_t *idle_cpus;		/* [nwords]: known idle CPUs */
@@ -187,7 +187,7 @@ struct trace_report {
 };
 
 /*
- * trace_sched.c: the state machine. ta_report_init() sizes it for @ncpus
+ * trace/trace_sched.c: the state machine. ta_report_init() sizes it for @ncpus
  * (at most CPUBITS_MAX_CPUS); then the event calls, in time order.
  */
 int ta_report_init(struct trace_report *r, const char *path, int ncpus,
@@ -226,13 +226,13 @@ void ta_ipi(struct trace_report *r, uint64_t ts, int cpu);
 void ta_freq(struct trace_report *r, uint64_t ts, int cpu,
 	     unsigned long khz);
 void ta_finish(struct trace_report *r);
-/* trace_timeline.c */
+/* trace/trace_timeline.c */
 int tl_init(struct trace_report *r, uint64_t start, uint64_t end);
 void tl_free(struct trace_report *r);
 /* A segment that ended: @waiting 0, @pid ran on @cpu; 1, it waited there. */
 void tl_add(struct trace_report *r, int waiting, int cpu, int pid, int prio,
 	    const char *comm, uint64_t start, uint64_t end);
-/* trace_metrics.c: which tasks are the workload's, kernel threads, ... */
+/* trace/trace_metrics.c: which tasks are the workload's, kernel threads, ... */
 void ta_classify(struct trace_report *r);
 /* The measured window's length (0: no events in it). */
 uint64_t ta_window_ns(const struct trace_report *r);

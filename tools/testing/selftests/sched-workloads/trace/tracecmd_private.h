@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * libtracecmd 1.3 exports these but leaves them out of its public header;
- * trace_analyze.c needs them to size, check and rewind a trace.dat.
+ * trace/trace_read.c needs them to size, check and rewind a trace.dat.
  */
 #ifndef SW_TRACE_TRACECMD_H
 #define SW_TRACE_TRACECMD_H

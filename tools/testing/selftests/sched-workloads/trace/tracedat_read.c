@@ -598,7 +598,7 @@ static int take_num(const struct trace_pages *p, const char *d, size_t len,
 	return 0;
 }
 
-/* The systems whose event formats the analysis reads (trace_analyze.c). */
+/* The systems whose event formats the analysis reads (trace/trace_read.c). */
 static int wanted_system(const char *sys)
 {
 	return !strcmp(sys, "sched") || !strcmp(sys, "ipi") ||
