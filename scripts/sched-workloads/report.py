@@ -260,13 +260,13 @@ def timeline_json(w, rep, start, end):
     return (None, why) if why else (tl, None)
 
 
-def first_episode(w, section):
-    """(K, episode) of the first stretch of @section in the explain.json
+def first_stretch(w, section):
+    """(K, stretch) of the first stretch of @section in the explain.json
     of a counted repetition with a trace, else None."""
     for k in w.counted_reps():
         if not os.path.exists(w.rep_path(k, "trace")):
             continue
-        eps = w.episodes(k, section)
+        eps = w.stretches(k, section)
         if eps:
             return k, eps[0]
     return None
@@ -283,7 +283,7 @@ def timeline_html(w, checks):
                    str(c.get("metric", "")).startswith(prefix)]
         if not failing:
             continue
-        found = first_episode(w, section)
+        found = first_stretch(w, section)
         if not found:
             out.append('<p class="note">timeline unavailable: %s: no '
                        'counted repetition with a trace and an explained '

@@ -237,7 +237,7 @@ class Workload:
             out.append(v[0])
         return out
 
-    def episodes(self, rep, section):
+    def stretches(self, rep, section):
         """The longest stretches of @section ("wc" or "rt") that
         repetition @rep's explain.json names, longest first, each
         (start_s, offset_s, len_us, who); None when it has no

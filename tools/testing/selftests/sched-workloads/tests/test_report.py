@@ -160,25 +160,25 @@ class TestReportInBrowser(unittest.TestCase):
 
 
 class TestReportInput(unittest.TestCase):
-    def test_explain_episodes(self):
+    def test_explain_stretches(self):
         # what the report draws: the stretches explain.json names
         with tempfile.TemporaryDirectory() as tmp:
             _, broken = copy_runs(tmp)
             w = results.Run(broken).workload("rt-push-pull")
-            rt = w.episodes(1, "rt")
+            rt = w.stretches(1, "rt")
             self.assertEqual(rt[0], (2049.84854, 2.839003, 56809.1,
                                      "hi (pid 3368) waited on cpu0 while "
                                      "cpu0 ran bg (pid 3369, prio 120)"))
-            self.assertEqual([e[2] for e in w.episodes(1, "wc")],
+            self.assertEqual([e[2] for e in w.stretches(1, "wc")],
                              [7284.4, 7279.4, 5253.9, 5204.4, 5199.2])
-            self.assertIsNone(w.episodes(2, "wc"))
+            self.assertIsNone(w.stretches(2, "wc"))
             path = w.rep_path(1, "explain_json")
             with open(path, "w") as f:
                 json.dump({"wc": {"longest": [{"start_s": "x"}]}}, f)
             with self.assertRaisesRegex(results.ResultError,
                                         path + ': "wc".longest.0.: not a '
                                         'stretch'):
-                w.episodes(1, "wc")
+                w.stretches(1, "wc")
 
     def test_explain_json_says_what_the_text_says(self):
         # explain.txt for people, explain.json for programs: one source

@@ -21,7 +21,7 @@
 #define NEIGHBOUR_MIN	0.001
 
 /* Who was involved as the stretch began, in words. */
-static void episode_who(const struct ta_episode *e, char *buf, size_t len)
+static void stretch_who(const struct ta_stretch *e, char *buf, size_t len)
 {
 	char other[64];
 
@@ -50,13 +50,13 @@ static void clock_text(uint64_t ns, char *buf, size_t len)
 		 (unsigned long long)(ns % 1000000000ull / 1000));
 }
 
-static void explain_episode(FILE *f, const struct ta_episode *e,
+static void explain_stretch(FILE *f, const struct ta_stretch *e,
 			    uint64_t base)
 {
 	char at[32], who[160];
 
 	clock_text(e->start, at, sizeof(at));
-	episode_who(e, who, sizeof(who));
+	stretch_who(e, who, sizeof(who));
 	fprintf(f, "  at %s (%+.6f s): %.1f us; %s\n", at,
 		((double)e->start - (double)base) / 1e9, e->len / 1e3, who);
 }
@@ -70,8 +70,8 @@ static void explain_stretches(FILE *f, const char *what, const char *cond,
 	fprintf(f, "%s: %lu stretch%s with %s: %.1f us in all, the longest %.1f us\n",
 		what, s->count, s->count == 1 ? "" : "es", cond, total / 1e3,
 		s->top[0].len / 1e3);
-	for (i = 0; i < TA_EPISODES && s->top[i].len; i++)
-		explain_episode(f, &s->top[i], base);
+	for (i = 0; i < TA_STRETCHES && s->top[i].len; i++)
+		explain_stretch(f, &s->top[i], base);
 }
 
 /* Share of window * CPUs. */
@@ -208,14 +208,14 @@ void trace_report_explain(const struct trace_report *r, FILE *f)
 	explain_neighbours(r, f);
 }
 
-static struct json_object *episode_json(const struct ta_episode *e,
+static struct json_object *stretch_json(const struct ta_stretch *e,
 					uint64_t base)
 {
 	struct json_object *o = json_object_new_object();
 	char at[32], who[160];
 
 	clock_text(e->start, at, sizeof(at));
-	episode_who(e, who, sizeof(who));
+	stretch_who(e, who, sizeof(who));
 	json_object_object_add(o, "start_s",
 			       json_object_new_double_s(e->start / 1e9, at));
 	json_object_object_add(o, "offset_s",
@@ -258,8 +258,8 @@ static struct json_object *stretches_json(const struct trace_report *r,
 	}
 	json_object_object_add(o, "stretches", json_object_new_int64(s->count));
 	json_object_object_add(o, "total_us", json_object_new_double(total / 1e3));
-	for (i = 0; i < TA_EPISODES && s->top[i].len; i++)
-		json_object_array_add(top, episode_json(&s->top[i], base));
+	for (i = 0; i < TA_STRETCHES && s->top[i].len; i++)
+		json_object_array_add(top, stretch_json(&s->top[i], base));
 	json_object_object_add(o, "longest", top);
 	return o;
 }

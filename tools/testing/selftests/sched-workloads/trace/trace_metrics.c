@@ -114,9 +114,9 @@
  *                         sched_pi_setprio raising another task's priority
  *                         taken in W's context (the kernel boosts the lock
  *                         owner from the task that blocks on the lock) and
- *                         ends when W is next switched in: _count episodes
+ *                         ends when W is next switched in: _count stretches
  *                         ended in the window, _total and _max their length
- *                         (0 without episodes); a wait still open at the
+ *                         (0 without stretches); a wait still open at the
  *                         end of the window is not counted
  *   rt.wait_while_lower   for a task that was RT (prio < 100) while
  *                         runnable: runnable time during which some CPU of

@@ -271,7 +271,7 @@ static void wait_count(struct trace_report *r, struct ta_task *t, int delta,
 
 /* Ends stretch @e at @ts; @s counts it and keeps the longest ones. */
 static void stretch_end(const struct trace_report *r, struct ta_stretches *s,
-			struct ta_episode *e, uint64_t ts)
+			struct ta_stretch *e, uint64_t ts)
 {
 	int i;
 
@@ -279,8 +279,8 @@ static void stretch_end(const struct trace_report *r, struct ta_stretches *s,
 	if (!e->len)
 		return;
 	s->count++;
-	for (i = TA_EPISODES - 1; i >= 0 && s->top[i].len < e->len; i--) {
-		if (i < TA_EPISODES - 1)
+	for (i = TA_STRETCHES - 1; i >= 0 && s->top[i].len < e->len; i--) {
+		if (i < TA_STRETCHES - 1)
 			s->top[i + 1] = s->top[i];
 		s->top[i] = *e;
 	}
@@ -568,7 +568,7 @@ static void rt_ep_begin(struct trace_report *r, struct ta_task *t, int cpu,
 			uint64_t ts)
 {
 	const struct ta_cpu *cp = &r->cpu[cpu];
-	struct ta_episode *e = &t->rt_ep;
+	struct ta_stretch *e = &t->rt_ep;
 	const struct ta_task *o = NULL;
 
 	memset(e, 0, sizeof(*e));
@@ -600,7 +600,7 @@ static void rt_ep_begin(struct trace_report *r, struct ta_task *t, int cpu,
 /* Names one idle CPU and one task that may run there but waits. */
 static void wc_begin(struct trace_report *r, uint64_t ts)
 {
-	struct ta_episode *e = &r->wc_cur;
+	struct ta_stretch *e = &r->wc_cur;
 	const struct ta_task *t;
 	int c;
 

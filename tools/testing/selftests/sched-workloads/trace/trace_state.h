@@ -34,7 +34,7 @@ enum ta_state {
  * lower), as it began: a task waiting on one CPU while another CPU it may
  * use idled or ran something lower.
  */
-struct ta_episode {
+struct ta_stretch {
 	uint64_t start, len;
 	int pid, cpu;		/* the waiting task, and where it waited */
 	char comm[TA_COMM_LEN];
@@ -46,10 +46,10 @@ struct ta_episode {
 };
 
 /* How many stretches ended in the window, and the longest ones. */
-#define TA_EPISODES	5
+#define TA_STRETCHES	5
 struct ta_stretches {
 	unsigned long count;
-	struct ta_episode top[TA_EPISODES];	/* longest first */
+	struct ta_stretch top[TA_STRETCHES];	/* longest first */
 };
 
 /* One task incarnation: a reused pid starts a new one. */
@@ -72,7 +72,7 @@ struct ta_task {
 	int rt_listed;		/* on the report's rt_waiting list */
 	int was_rt;
 	uint64_t pi_block_ts;	/* boosted a lock owner, not run since */
-	struct ta_episode rt_ep;	/* the rt_lower stretch going on */
+	struct ta_stretch rt_ep;	/* the rt_lower stretch going on */
 
 	struct series wakeup_lat;	/* us */
 	uint64_t cpu_ns, wait_ns, wait_max_ns, wait_cur_ns;
@@ -177,7 +177,7 @@ struct trace_report {
 	uint64_t last_adv;		/* last time conditions were integrated */
 	int wc_active;
 	uint64_t wc_ns;
-	struct ta_episode wc_cur;	/* the stretch going on */
+	struct ta_stretch wc_cur;	/* the stretch going on */
 	struct ta_stretches wc_eps;	/* wc.longest = wc_eps.top[0].len */
 	uint64_t rt_lower_ns;
 	struct ta_stretches rt_eps;	/* of every task's rt_lower */
