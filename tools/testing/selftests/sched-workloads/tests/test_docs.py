@@ -1,0 +1,48 @@
+# SPDX-License-Identifier: GPL-2.0
+"""The documentation says what the tool does: its metric list is the
+registry's ("make metrics-doc" writes it), and every subcommand of the
+table is documented, the lab's and the desk's apart."""
+import os
+import re
+import unittest
+
+import swtest
+
+RST = os.path.join(swtest.TOP, "Documentation", "dev-tools",
+                   "sched-workloads.rst")
+
+
+def rst():
+    with open(RST) as f:
+        return f.read()
+
+
+@unittest.skipUnless(os.path.exists(RST), "no Documentation/ (installed)")
+class TestDocs(unittest.TestCase):
+    def test_metric_list_is_the_registry(self):
+        text = rst()
+        body = text[text.index(".. metrics-begin"):
+                    text.index(".. metrics-end")]
+        listed = [ln[2:] for ln in body.splitlines() if ln.startswith("  ")]
+        r = swtest.sw("metrics")
+        self.assertEqual(r.returncode, 0, r.stderr)
+        self.assertEqual(listed, r.stdout.splitlines(),
+                         "run \"make metrics-doc\"")
+
+    def test_every_subcommand_is_documented(self):
+        usage = swtest.sw("--help").stdout
+        lab, desk = usage.split("Tooling at a desk")
+        names = {part: re.findall(r"^  ([a-z]+) ", text, re.M)
+                 for part, text in (("lab", lab), ("desk", desk))}
+        self.assertIn("run", names["lab"])
+        self.assertIn("record", names["desk"])
+        text = rst()
+        for name in names["lab"] + names["desk"]:
+            with self.subTest(command=name):
+                self.assertTrue("sched-workloads %s" % name in text,
+                                "%s: no \"sched-workloads %s\"" %
+                                (RST, name))
+
+
+if __name__ == "__main__":
+    unittest.main()
