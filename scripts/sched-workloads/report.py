@@ -84,25 +84,31 @@ def img(svg, alt):
 
 
 class Baselines:
-    """The baseline files of a machine class, read once each."""
+    """The baseline file each workload of a run was judged against, as
+    the run's index.json names it (none: the run had none), read once."""
 
-    def __init__(self, top, machine_class):
-        self.dir = os.path.join(top, machine_class)
+    def __init__(self, run):
+        self.run = run
         self.cache = {}
+
+    def path(self, workload):
+        if workload not in self.run.entries:
+            return None
+        return self.run.entries[workload].get("baseline")
 
     def get(self, workload):
         if workload not in self.cache:
-            path = os.path.join(self.dir, workload + ".json")
+            path = self.path(workload)
             self.cache[workload] = (results.load_json(path)
-                                    if os.path.exists(path) else None)
+                                    if path and os.path.exists(path)
+                                    else None)
         return self.cache[workload]
 
     def events(self, workload):
         b = self.get(workload)
         if not b:
             return {}
-        return results.baseline_events(
-            b, os.path.join(self.dir, workload + ".json"))
+        return results.baseline_events(b, self.path(workload))
 
     def median(self, workload, entity, metric):
         summary = (self.get(workload) or {}).get("summary") or {}
@@ -346,9 +352,9 @@ def single_report(run, baselines):
         out.append('<h2 id="%s">%s</h2>' % (esc(w.name), esc(w.name)))
         out.append(verdict_table(checks))
         if baselines.get(w.name) is None:
-            out.append('<p class="note">no baseline of class %s: the '
-                       "run's distributions alone</p>" %
-                       esc(run.machine_class))
+            out.append('<p class="note">no baseline (%s): the run\'s '
+                       "distributions alone</p>" %
+                       esc(w.reason or "the run names none"))
         out += timeline_html(w, checks)
         fig = share_figure(w, checks, baselines)
         if fig:
@@ -442,10 +448,6 @@ def main(argv):
     ap.add_argument("results", nargs="+", metavar="RESULTS",
                     help="a result directory; two: A then B")
     ap.add_argument("-o", "--output", help="the HTML file to write")
-    ap.add_argument("-B", "--baselines",
-                    default=os.path.join(sw_paths.COLLECTION, "baselines"),
-                    help="baseline directory (default: beside this "
-                    "program)")
     args = ap.parse_args(argv)
     if len(args.results) > 2:
         ap.error("one result directory, or two (A and B)")
@@ -457,7 +459,8 @@ def main(argv):
         return results.EXIT_SKIP
     try:
         runs = [results.Run(d) for d in args.results]
-        baselines = Baselines(args.baselines, runs[-1].machine_class)
+        # the baseline each workload of (B) was judged against
+        baselines = Baselines(runs[-1])
         if len(runs) == 1:
             page = single_report(runs[0], baselines)
             out = args.output or os.path.join(runs[0].dir, "report.html")

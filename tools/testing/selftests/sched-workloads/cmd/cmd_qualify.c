@@ -333,7 +333,7 @@ static int write_record(const struct qualify *q, const char *bdir,
 {
 	struct json_object *root = json_object_new_object();
 	struct json_object *checks = json_object_new_object();
-	char path[PATH_MAX], stamp[32];
+	char cdir[PATH_MAX], path[PATH_MAX + 32], stamp[32];
 	time_t now = time(NULL);
 	size_t i;
 	int ret;
@@ -382,7 +382,12 @@ static int write_record(const struct qualify *q, const char *bdir,
 		json_object_object_add(checks, c->name, j);
 	}
 	json_object_object_add(root, "checks", checks);
-	baseline_qualification_path(path, sizeof(path), bdir, fp->class_name);
+	if (baseline_class_dir(cdir, sizeof(cdir), bdir, fp->class_name,
+			       fp->settings) ||
+	    baseline_qualification_path(path, sizeof(path), cdir)) {
+		json_object_put(root);
+		return -1;
+	}
 	ret = json_object_to_file_ext(path, root, JSON_C_TO_STRING_PRETTY |
 				      JSON_C_TO_STRING_NOSLASHESCAPE);
 	json_object_put(root);

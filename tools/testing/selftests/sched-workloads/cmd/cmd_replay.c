@@ -124,14 +124,11 @@ static int find_baseline(const char *file, const char *bdir, const char *dir,
 		json_object_put(fp);
 		return 1;
 	}
-	ret = baseline_path(path, sizeof(path), bdir,
-			    json_object_get_string(cls), name);
+	/* the baseline of the run's class and platform */
+	ret = baseline_find(bdir, json_object_get_string(cls), name,
+			    json_object_object_get(fp, "settings"), b, path,
+			    sizeof(path), no_base, len, err);
 	json_object_put(fp);
-	if (ret)
-		return sw_err_set(err, SW_EXIT_USAGE, "baseline path too long");
-	ret = baseline_load(path, b, err);
-	if (ret > 0)
-		snprintf(no_base, len, "no baseline: %.400s does not exist", path);
 	return ret;
 }
 

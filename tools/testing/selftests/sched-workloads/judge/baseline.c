@@ -2,16 +2,19 @@
 /*
  * Reading and writing baseline files.
  */
+#include <dirent.h>
 #include <errno.h>
 #include <limits.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <time.h>
 #include <unistd.h>
 
 #include "judge/baseline.h"
-#include "machine/sched_settings.h"
 #include "lib/stats.h"
+#include "machine/platform.h"
+#include "machine/sched_settings.h"
 
 void baseline_default_dir(char *buf, size_t len)
 {
@@ -21,18 +24,118 @@ void baseline_default_dir(char *buf, size_t len)
 		snprintf(buf, len, "baselines");
 }
 
-int baseline_path(char *buf, size_t len, const char *dir,
-		  const char *class_name, const char *workload)
+int baseline_path(char *buf, size_t len, const char *cdir,
+		  const char *workload)
 {
-	int n = snprintf(buf, len, "%s/%s/%s.json", dir, class_name, workload);
+	int n = snprintf(buf, len, "%s/%s.json", cdir, workload);
 
 	return n < 0 || (size_t)n >= len ? -1 : 0;
 }
 
-int baseline_qualification_path(char *buf, size_t len, const char *dir,
-				const char *class_name)
+int baseline_qualification_path(char *buf, size_t len, const char *cdir)
 {
-	return baseline_path(buf, len, dir, class_name, "qualification");
+	return path_join(buf, len, cdir, BASELINE_QUALIFICATION);
+}
+
+/*
+ * The settings the baselines of @cdir were recorded with: those of the
+ * first (by name) baseline file there; NULL when it holds none. Owned.
+ */
+static struct json_object *class_settings(const char *cdir)
+{
+	struct json_object *doc = NULL, *settings = NULL;
+	struct dirent **names;
+	char path[PATH_MAX];
+	struct sw_err err;
+	int n, i;
+
+	n = scandir(cdir, &names, NULL, alphasort);
+	for (i = 0; i < n; i++) {
+		const char *f = names[i]->d_name;
+		size_t len = strlen(f);
+
+		if (!doc && len > 5 && !strcmp(f + len - 5, ".json") &&
+		    strcmp(f, BASELINE_QUALIFICATION) &&
+		    !path_join(path, sizeof(path), cdir, f)) {
+			doc = json_object_from_file(path);
+			if (doc && !settings_of(doc, path, &settings, &err) &&
+			    settings)
+				json_object_get(settings);
+			else
+				settings = NULL;
+			if (!settings) {
+				json_object_put(doc);
+				doc = NULL;
+			}
+		}
+		free(names[i]);
+	}
+	if (n >= 0)
+		free(names);
+	json_object_put(doc);
+	return settings;
+}
+
+int baseline_class_dir(char *buf, size_t len, const char *dir,
+		       const char *class_name, struct json_object *settings)
+{
+	struct json_object *theirs;
+	char slug[128];
+	int ret;
+
+	if (path_join(buf, len, dir, class_name))
+		return -1;
+	theirs = class_settings(buf);
+	ret = platform_diff(theirs, settings, NULL, 0);
+	json_object_put(theirs);
+	if (!ret)
+		return 0;
+	platform_slug(settings, slug, sizeof(slug));
+	return snprintf(buf + strlen(buf), len - strlen(buf), "/%s", slug) >=
+	       (int)(len - strlen(buf)) ? -1 : 0;
+}
+
+int baseline_find(const char *dir, const char *class_name,
+		  const char *workload, struct json_object *settings,
+		  struct baseline *b, char *path, size_t plen, char *why,
+		  size_t wlen, struct sw_err *err)
+{
+	char cdir[PATH_MAX], top[PATH_MAX], diff[512];
+	struct json_object *theirs;
+	int ret;
+
+	memset(b, 0, sizeof(*b));
+	if (baseline_class_dir(cdir, sizeof(cdir), dir, class_name, settings) ||
+	    baseline_path(path, plen, cdir, workload) ||
+	    path_join(top, sizeof(top), dir, class_name))
+		return sw_err_set(err, SW_EXIT_RUN_ERROR, "baseline path too long");
+	ret = baseline_load(path, b, err);
+	if (ret < 0)
+		return -1;
+	if (!ret && platform_diff(baseline_settings(b), settings, diff,
+				  sizeof(diff))) {
+		/* a file put there by hand, or by an older version */
+		snprintf(why, wlen,
+			 "the baseline %s was recorded on another platform (%s): record this one's with \"sched-workloads baseline %s\"",
+			 path, diff, workload);
+		baseline_free(b);
+		return 1;
+	}
+	if (!ret)
+		return 0;
+	if (!strcmp(cdir, top)) {
+		snprintf(why, wlen,
+			 "no baseline for machine class %s: record one with \"sched-workloads baseline %s\"",
+			 class_name, workload);
+		return 1;
+	}
+	theirs = class_settings(top);
+	platform_diff(theirs, settings, diff, sizeof(diff));
+	json_object_put(theirs);
+	snprintf(why, wlen,
+		 "no baseline for machine class %s on this platform: its baselines were recorded on another (%s); record this one's (%s) with \"sched-workloads baseline %s\"",
+		 class_name, diff, cdir + strlen(top) + 1, workload);
+	return 1;
 }
 
 int baseline_load(const char *path, struct baseline *b, struct sw_err *err)

@@ -27,11 +27,31 @@ struct baseline {
 
 /* The default baselines/ directory, next to the binary (else ./). */
 void baseline_default_dir(char *buf, size_t len);
-int baseline_path(char *buf, size_t len, const char *dir,
-		  const char *class_name, const char *workload);
-/* The record of the class's qualification: DIR/<class>/qualification.json */
-int baseline_qualification_path(char *buf, size_t len, const char *dir,
-				const char *class_name);
+/*
+ * The directory of the baselines of machine class @class_name recorded
+ * on the platform of @settings (machine/platform.h): DIR/<class>/ when
+ * the baselines there were recorded on it, or when there are none yet;
+ * else DIR/<class>/<platform slug>/. The first baselines of a class make
+ * the platform of its directory; those of other platforms go below it.
+ */
+int baseline_class_dir(char *buf, size_t len, const char *dir,
+		       const char *class_name, struct json_object *settings);
+/* @cdir/<workload>.json, and the record of the class's qualification. */
+#define BASELINE_QUALIFICATION "qualification.json"
+int baseline_path(char *buf, size_t len, const char *cdir,
+		  const char *workload);
+int baseline_qualification_path(char *buf, size_t len, const char *cdir);
+/*
+ * Loads the baseline of @workload of this class and platform (@settings:
+ * the run's) into @b, its file in @path. Returns 0; 1 when there is none
+ * for this platform, @why saying what there is instead (the platform
+ * settings that differ) and the command that records one; -1 with @err
+ * set when the file is not a baseline.
+ */
+int baseline_find(const char *dir, const char *class_name,
+		  const char *workload, struct json_object *settings,
+		  struct baseline *b, char *path, size_t plen, char *why,
+		  size_t wlen, struct sw_err *err);
 /*
  * Loads @path into @b. Returns 1 when the file does not exist, -1 with
  * SW_EXIT_BAD_WORKLOAD naming the file and key when it is not a

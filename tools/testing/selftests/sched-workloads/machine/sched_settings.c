@@ -226,6 +226,11 @@ static void read_cpus(struct json_object *o, const char *root)
 	add_file(o, "cpus.isolated", root, path);
 	snprintf(path, sizeof(path), "%s/nohz_full", cpu);
 	add_file(o, "nohz_full", root, path);
+	/* 1: SMT siblings share cores; absent without SMT support */
+	snprintf(path, sizeof(path), "%s/smt/active", cpu);
+	add_file(o, "smt.active", root, path);
+	add_file(o, "clocksource", root,
+		 "/sys/devices/system/clocksource/clocksource0/current_clocksource");
 
 	v = policies_value(root, "scaling_governor");
 	if (v)

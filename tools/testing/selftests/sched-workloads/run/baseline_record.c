@@ -31,7 +31,7 @@ static int save(struct wl *wl, const struct sample_set *all,
 {
 	const struct session *s = wl->s;
 	struct round *rd = &wl->p.round[0];
-	char path[PATH_MAX];
+	char cdir[PATH_MAX], path[PATH_MAX + 64];
 
 	if (!all->reps)
 		return sw_err_set(err, SW_EXIT_RUN_ERROR,
@@ -44,8 +44,9 @@ static int save(struct wl *wl, const struct sample_set *all,
 	if (verdict_overall(&wl->res) == V_FAIL)
 		return sw_err_set(err, SW_EXIT_RUN_ERROR,
 				  "not recording a baseline: absolute checks failed");
-	if (baseline_path(path, sizeof(path), s->o.baseline_dir,
-			  s->fp.class_name, wl->w.name) ||
+	if (baseline_class_dir(cdir, sizeof(cdir), s->o.baseline_dir,
+			       s->fp.class_name, s->fp.settings) ||
+	    baseline_path(path, sizeof(path), cdir, wl->w.name) ||
 	    baseline_save(path, wl->w.name, &s->fp, wl->p.settings, all,
 			  &rd->events, tail_needed, &wl->vb, &rd->canary, err))
 		return -1;

@@ -28,22 +28,17 @@
 static int load_baseline(struct wl *wl, struct sw_err *err)
 {
 	const struct session *s = wl->s;
-	char path[PATH_MAX];
 	int ret;
 
-	if (baseline_path(path, sizeof(path), s->o.baseline_dir,
-			  s->fp.class_name, wl->w.name))
-		return sw_err_set(err, SW_EXIT_RUN_ERROR, "baseline path too long");
-	ret = baseline_load(path, &wl->base, err);
+	ret = baseline_find(s->o.baseline_dir, s->fp.class_name, wl->w.name,
+			    s->fp.settings, &wl->base, wl->base_path,
+			    sizeof(wl->base_path), wl->no_base,
+			    sizeof(wl->no_base), err);
 	if (ret < 0)
 		return -1;
 	wl->has_base = !ret;
 	wl->p.base = wl->has_base ? &wl->base : NULL;
 	wl->p.no_base = wl->no_base;
-	if (ret)
-		snprintf(wl->no_base, sizeof(wl->no_base),
-			 "no baseline for machine class %s: record one with \"sched-workloads baseline %s\"",
-			 s->fp.class_name, wl->w.name);
 	return 0;
 }
 

@@ -7,12 +7,13 @@
  *
  *   {"format": 1, "layout": {...}, "event_bins": {"per_octave": 16,
  *    "min_abs": 0.01, "octaves": 44}, "workloads": {"<name>": {"state":
- *    "pass", "reason": "", "files": ["copy", "verdicts", ...],
- *    "repetitions": [1, 2, 3]}, ...}}
+ *    "pass", "reason": "", "baseline": "/.../<workload>.json", "files":
+ *    ["copy", "verdicts", ...], "repetitions": [1, 2, 3]}, ...}}
  *
  * "state" is "pending" until the workload is done, then "pass", "fail",
- * "skip" or "error" as its KTAP line says; "files" and "repetitions" are
- * what its directory holds.
+ * "skip" or "error" as its KTAP line says; "baseline" the baseline file
+ * its checks were judged against (null: none, or not known); "files" and
+ * "repetitions" are what its directory holds.
  */
 #ifndef SW_RUN_INDEX_H
 #define SW_RUN_INDEX_H
@@ -27,6 +28,7 @@ struct run_index_entry {
 	const char *name;	/* the workload */
 	const char *state;
 	const char *reason;	/* why it skipped or broke; "" */
+	const char *baseline;	/* the file it was judged against, or NULL */
 };
 
 /* Writes @run/index.json; -1 with @err (SW_EXIT_RUN_ERROR) naming it. */

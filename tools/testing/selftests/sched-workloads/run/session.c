@@ -342,6 +342,7 @@ static void write_index(struct session *s)
 		e[i].reason = s->wls[i].state == WL_DONE &&
 			      s->wls[i].status != V_PASS &&
 			      s->wls[i].status != V_FAIL ? s->wls[i].reason : "";
+		e[i].baseline = s->wls[i].has_base ? s->wls[i].base_path : NULL;
 	}
 	if (run_index_write(s->results, e, s->total, &err))
 		ktap_diag("error: %s", err.msg);

@@ -65,6 +65,7 @@ struct wl {
 	struct workload w;
 	struct verdict_block vb;
 	struct baseline base;	/* a battery's: the baseline judged against */
+	char base_path[PATH_MAX];	/* its file */
 	int has_base;
 	struct rounds p;
 	char dir[PATH_MAX];	/* results/<run>/<workload> */

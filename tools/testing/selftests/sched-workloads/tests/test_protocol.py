@@ -652,3 +652,81 @@ class TestFalseAlarmRate(unittest.TestCase):
 
 if __name__ == "__main__":
     unittest.main()
+
+
+# Two instances of one machine class (machine/platform.h): the idle
+# driver and governor differ, nothing else.
+MENU = {"cpuidle.driver": "none", "cpuidle.governor": "menu",
+        "kernel.sched_rt_runtime_us": "950000"}
+HALTPOLL = dict(MENU, **{"cpuidle.driver": "haltpoll",
+                         "cpuidle.governor": "haltpoll"})
+
+
+class TestPlatform(unittest.TestCase):
+    """A baseline judges runs of its own platform only: against another
+    one its checks skip, naming what differs and how to record one; a
+    baseline of the run's platform, committed below the class's
+    directory, judges them."""
+
+    def setUp(self):
+        self.tmp = tempfile.mkdtemp(prefix="sw-platform-")
+        self.rec = Recording(self.tmp, "plat")
+        with open(os.path.join(self.tmp, "fingerprint.json"), "w") as f:
+            json.dump({"class": "test", "settings": HALTPOLL}, f)
+        # wakeups 3x the baseline's, in every round: a regression
+        for k in range(3):
+            self.rec.round([flat(300)] * 3, start_s=100 * k)
+        with open(self.rec.baseline(self.tmp, [flat(100)] * 5)) as f:
+            self.base = json.load(f)
+        self.bdir = os.path.join(self.tmp, "baselines")
+
+    def tearDown(self):
+        shutil.rmtree(self.tmp)
+
+    def put(self, settings, *where):
+        d = os.path.join(self.bdir, "test", *where)
+        os.makedirs(d, exist_ok=True)
+        self.base["fingerprint"]["settings"] = settings
+        with open(os.path.join(d, "plat.json"), "w") as f:
+            json.dump(self.base, f)
+
+    def replay(self):
+        r = sw("replay", "-B", self.bdir, self.rec.dir)
+        return r, {name: (ok, d) for indent, ok, name, d
+                   in ktap_results(r.stdout) if indent == 2}
+
+    def test_other_platform_skips(self):
+        self.put(MENU)
+        r, res = self.replay()
+        ok, diag = res["plat.%s.wu_lat.p50.vs-baseline" % self.rec.entity]
+        self.assertTrue(ok, r.stdout)
+        self.assertTrue(diag.startswith("SKIP "), diag)
+        self.assertIn("cpuidle.driver none -> haltpoll", diag)
+        self.assertIn("cpuidle.governor menu -> haltpoll", diag)
+        self.assertNotIn("sched_rt_runtime_us", diag)
+        self.assertIn('"sched-workloads baseline plat"', diag)
+        self.assertIn("idle-haltpoll.gov-haltpoll", diag)
+        # the absolute check is judged all the same
+        self.assertTrue(res["plat.%s.wu_lat.p50" % self.rec.entity][0])
+        self.assertEqual(r.returncode, EXIT_PASS, r.stdout)
+
+    def test_variant_of_this_platform_judges(self):
+        self.put(MENU)
+        self.put(HALTPOLL, "idle-haltpoll.gov-haltpoll")
+        r, res = self.replay()
+        ok, _ = res["plat.%s.wu_lat.p50.vs-baseline" % self.rec.entity]
+        self.assertFalse(ok, r.stdout)
+        self.assertIn("# REGRESSION %s: wu_lat.p50" % self.rec.entity,
+                      r.stdout)
+        self.assertEqual(r.returncode, EXIT_FAIL, r.stdout)
+
+    def test_a_stray_file_of_another_platform_skips(self):
+        # the class's directory is this platform's, but this file not
+        self.put(HALTPOLL)
+        os.rename(os.path.join(self.bdir, "test", "plat.json"),
+                  os.path.join(self.bdir, "test", "a-first.json"))
+        self.put(MENU)
+        r, res = self.replay()
+        ok, diag = res["plat.%s.wu_lat.p50.vs-baseline" % self.rec.entity]
+        self.assertTrue(diag.startswith("SKIP "), diag)
+        self.assertIn("was recorded on another platform", diag)
