@@ -60,8 +60,10 @@ class GuardedRun:
             # the last class in this attribute across runs)
             result._previousTestClass = None
             if live:
+                uses_top = getattr(group._tests[0], "TOP_BUFFER_USED",
+                                   False)
                 MachineState(name, swtest.state_changes(
-                    before, swtest.machine_state()))(result)
+                    before, swtest.machine_state(), uses_top))(result)
         return result
 
 

@@ -48,6 +48,9 @@ def rtapp_processes(parent=None):
 @unittest.skipUnless(IS_ROOT, "live tests need root")
 class TestStarterBattery(unittest.TestCase):
     LIVE = True
+    # it traces in the top-level buffer, as another user would: the
+    # buffer's first expansion after boot is its doing (swtest)
+    TOP_BUFFER_USED = True
 
     @classmethod
     def setUpClass(cls):
