@@ -215,6 +215,11 @@ out:
 	return out;
 }
 
+char *settings_online_cpus(void)
+{
+	return read_value("/sys/devices/system/cpu/online");
+}
+
 static void read_cpus(struct json_object *o, const char *root)
 {
 	static const char cpu[] = "/sys/devices/system/cpu";

@@ -39,6 +39,9 @@ size_t settings_diff(struct json_object *base, struct json_object *cur,
 int settings_of(struct json_object *doc, const char *file,
 		struct json_object **out, struct sw_err *err);
 
+/* The CPUs online now, as the kernel lists them ("0-3"); NULL if unknown. */
+char *settings_online_cpus(void);
+
 /*
  * Task @tid's affinity as a CPU list ("0-3,6"), its mask sized to the
  * kernel's CPU count; NULL when it cannot be read. To be freed.

@@ -15,6 +15,7 @@
 #include "run/ktap.h"
 #include "trace/kthreads.h"
 #include "rtapp/run_json.h"
+#include "machine/sched_settings.h"
 #include "run/repetition.h"
 #include "rtapp/rtapp_log.h"
 #include "rtapp/rtapp_metrics.h"
@@ -70,8 +71,10 @@ static int record(const struct workload *w, const struct repetition_opts *o,
 	struct kthread_list kl = { 0 };
 	struct capture cap = { 0 };
 	struct child_exit ex;
+	char *online = NULL, *online_after = NULL;
 	double duration;
 	uint64_t t = now_mono_ns();
+	int ret = -1;
 
 	if (results_path(run_json, sizeof(run_json), dir, RF_RUN_JSON) ||
 	    results_path(out, sizeof(out), dir, RF_RTAPP_OUT) ||
@@ -81,6 +84,7 @@ static int record(const struct workload *w, const struct repetition_opts *o,
 	if (prepare_run_json(w, &po, run_json, &duration, err))
 		return -1;
 	/* Kernel threads alive before and after: they are not neighbours. */
+	online = settings_online_cpus();
 	if (kthreads_scan(&kl, err) || capture_start(&cap, o->buffer_kb, err))
 		goto fail;
 	t = cost_mark(o, t, o->cost ? &o->cost->setup : NULL);
@@ -88,6 +92,14 @@ static int record(const struct workload *w, const struct repetition_opts *o,
 		goto fail;
 	t = cost_mark(o, t, o->cost ? &o->cost->rtapp : NULL);
 	capture_stop(&cap);
+	/* A CPU taken away (or given) is the machine's doing, not judged. */
+	online_after = settings_online_cpus();
+	if (online && online_after && strcmp(online, online_after)) {
+		sw_err_set(err, SW_EXIT_SKIP,
+			   "the machine changed during the repetition: CPUs online %s -> %s",
+			   online, online_after);
+		goto fail;
+	}
 	if (kthreads_scan(&kl, err) || kthreads_write(&kl, kt, err))
 		goto fail;
 	if (!ex.exited || ex.code) {
@@ -117,13 +129,13 @@ static int record(const struct workload *w, const struct repetition_opts *o,
 	ktap_diag("%s: rt-app ran %.1f s; trace %s, %u events enabled, %llu lost",
 		  w->name, ex.wall_s, trace, cap.nr_events,
 		  (unsigned long long)capture_lost_events(&cap));
-	capture_destroy(&cap);
-	kthreads_free(&kl);
-	return 0;
+	ret = 0;
 fail:
 	capture_destroy(&cap);
 	kthreads_free(&kl);
-	return -1;
+	free(online);
+	free(online_after);
+	return ret;
 }
 
 static struct json_object *events_json(const struct metric_set *set)

@@ -65,8 +65,16 @@ static int live_rep(void *ctx, size_t round, struct metric_set *set, int *id,
 		if (results_rep_dir(dir, sizeof(dir), wl->dir, *id))
 			return sw_err_set(err, SW_EXIT_RUN_ERROR,
 					  "%s: path too long", wl->dir);
-		if (repetition_run(&wl->w, &ro, dir, set, who, sizeof(who), err))
-			return -1;
+		if (repetition_run(&wl->w, &ro, dir, set, who, sizeof(who),
+				   err)) {
+			/* the machine changed under it: no repetition, no error */
+			if (err->code != SW_EXIT_SKIP)
+				return -1;
+			snprintf(why, len, "%s", err->msg);
+			ktap_diag("%s: %s: %s; not counted", wl->w.name,
+				  dir + strlen(wl->dir) + 1, err->msg);
+			return 1;
+		}
 		share = metric_set_first(set, "foreign.cpu_share");
 		if (!(share > REPETITION_DISTURBED_SHARE)) {
 			wl->disturbed = 0;

@@ -251,7 +251,9 @@ def machine_state():
     top = {name: read_quiet(os.path.join(TRACEFS, name))
            for name in ("tracing_on", "current_tracer", "set_event",
                         "trace_clock", "buffer_size_kb")}
+    cpus = read_quiet("/sys/devices/system/cpu/online")
     return {"instances": tracing_instances(), "tracing": top,
+            "cpus online": cpus,
             "sysctls": sysctls, "cgroups": cgroup_dirs(),
             "journal": os.path.exists(JOURNAL),
             "rt-app": live_pids("rt-app"),

@@ -269,5 +269,108 @@ class TestInterrupted(unittest.TestCase):
         self.interrupt(signal.SIGTERM)
 
 
+CPU_SYS = "/sys/devices/system/cpu"
+
+
+def online_cpus():
+    with open(os.path.join(CPU_SYS, "online")) as f:
+        return f.read().strip()
+
+
+def set_online(cpu, on):
+    with open(os.path.join(CPU_SYS, "cpu%d" % cpu, "online"), "w") as f:
+        f.write("1" if on else "0")
+
+
+def last_cpu():
+    """The highest CPU that can go offline (has an "online" file)."""
+    cpus = sorted(int(d[3:]) for d in os.listdir(CPU_SYS)
+                  if re.match(r"^cpu\d+$", d) and
+                  os.path.exists(os.path.join(CPU_SYS, d, "online")))
+    return cpus[-1] if cpus else None
+
+
+@unittest.skipUnless(IS_ROOT, "live tests need root")
+class TestOfflineCpu(unittest.TestCase):
+    """Possible CPUs that are not online (SMT off, hot-pluggable vCPUs):
+    the battery judges on the CPUs online, and its trace holds no data
+    for the others. The CPU taken offline here is put back, also when
+    the run fails (the machine-state check reads the online list)."""
+    LIVE = True
+
+    @classmethod
+    def setUpClass(cls):
+        cls.cpu = last_cpu()
+        if cls.cpu is None or os.cpu_count() < 2:
+            raise unittest.SkipTest("no CPU that can go offline here")
+        with live_lock():
+            before = online_cpus()
+            try:
+                set_online(cls.cpu, False)
+            except OSError as e:
+                raise unittest.SkipTest("cpu%d cannot go offline: %s" %
+                                        (cls.cpu, e.strerror))
+            try:
+                cls.during = online_cpus()
+                cls.r = sw("run", "-n", "1", "-r", RESULTS,
+                           "periodic-light", timeout=300)
+            finally:
+                set_online(cls.cpu, True)
+            cls.after = online_cpus()
+        cls.before = before
+
+    def test_cpu_back(self):
+        self.assertNotEqual(self.during, self.before)
+        self.assertEqual(self.after, self.before)
+
+    def test_judged_on_the_cpus_online(self):
+        self.assertIn(self.r.returncode, (EXIT_PASS, EXIT_FAIL),
+                      self.r.stdout + self.r.stderr)
+        self.assertNotIn("# error", self.r.stdout)
+        self.assertRegex(self.r.stdout, r"machine class \S+-%dcpu-" %
+                         (os.cpu_count() - 1))
+        top = [(ok, d) for indent, ok, name, d
+               in ktap_results(self.r.stdout) if indent == 0]
+        self.assertEqual(len(top), 1)
+        self.assertNotIn("SKIP", top[0][1], self.r.stdout)
+        root = results_dir(self.r.stdout)
+        trace = os.path.join(root, "periodic-light", "rep-1", "trace.dat")
+        self.assertTrue(os.path.getsize(trace) > 0)
+
+
+@unittest.skipUnless(IS_ROOT, "live tests need root")
+class TestCpuGoneDuringARun(unittest.TestCase):
+    """A CPU that goes offline while a repetition runs is the machine
+    changing under it: the repetition is not counted and the workload
+    skips naming the change, not an error of the tool."""
+    LIVE = True
+
+    def test_named_as_a_machine_change(self):
+        cpu = last_cpu()
+        if cpu is None or os.cpu_count() < 2:
+            self.skipTest("no CPU that can go offline here")
+        with live_lock():
+            before = online_cpus()
+            p = subprocess.Popen([BINARY, "run", "-n", "1", "-r", RESULTS,
+                                  "periodic-light"], stdout=subprocess.PIPE,
+                                 stderr=subprocess.PIPE, text=True,
+                                 env=CHILD_ENV)
+            try:
+                time.sleep(3)       # the canary, then rt-app running
+                set_online(cpu, False)
+                out, err = p.communicate(timeout=300)
+            finally:
+                if p.poll() is None:
+                    p.kill()
+                set_online(cpu, True)
+            self.assertEqual(online_cpus(), before)
+        self.assertNotIn("# error", out)
+        self.assertRegex(out, r"the machine changed during the repetition: "
+                         r"CPUs online %s -> " % re.escape(before))
+        top = [d for indent, ok, name, d in ktap_results(out) if indent == 0]
+        self.assertEqual(len(top), 1)
+        self.assertIn("SKIP the machine changed", top[0], out)
+
+
 if __name__ == "__main__":
     unittest.main()

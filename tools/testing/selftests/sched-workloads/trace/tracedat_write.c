@@ -309,7 +309,11 @@ static int write_data(struct tw_file *f, struct tracefs_instance *inst,
 			memset(page_buf + r, 0, *subbuf - r);
 			rc = put(f, page_buf, *subbuf);
 		}
-		if (!rc && r < 0 && errno != EAGAIN)
+		/*
+		 * An offline CPU's buffer reads ENODEV: it recorded nothing
+		 * while it was off, and the file says so (an empty CPU).
+		 */
+		if (!rc && r < 0 && errno != EAGAIN && errno != ENODEV)
 			rc = tw_fail(f, "cannot read a CPU's trace_pipe_raw");
 		tracefs_cpu_close(tcpu);
 		if (!page_buf)
