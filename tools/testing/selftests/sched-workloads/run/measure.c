@@ -201,31 +201,131 @@ static size_t finite_passes(const struct workload *w, const char *task)
  */
 #define LOG_END_SLACK_S 0.1
 
-static int check_logs_reach_end(const struct workload *w,
-				const struct rtapp_logs *logs,
-				uint64_t run_end_ns, const char *dir,
-				struct sw_err *err)
+/* How the logs end against the run: 1 when they stop too early. */
+struct logs_end {
+	double last_us;		/* CLOCK_MONOTONIC end of the last pass */
+	double gap_s;		/* from it to the run's end */
+	double pass_s;		/* a pass, on average */
+};
+
+static int logs_end_early(const struct workload *w,
+			  const struct rtapp_logs *logs, uint64_t run_end_ns,
+			  struct logs_end *e)
 {
-	double last = 0, pass = 0, gap_s;
+	double pass = 0;
 	size_t i, all;
 
+	memset(e, 0, sizeof(*e));
 	for (i = 0; i < logs->n; i++) {
 		const struct rtapp_task_log *t = &logs->t[i];
 
 		all = finite_passes(w, t->task);
 		if (!t->passes || (all && t->passes == all))
 			continue;
-		last = fmax(last, t->end_us);
+		e->last_us = fmax(e->last_us, t->end_us);
 		pass = fmax(pass, (t->end_us - t->start_us) / t->passes);
 	}
-	if (!last)
+	if (!e->last_us)
 		return 0;
-	gap_s = (run_end_ns / 1e3 - last) / 1e6;
-	if (gap_s > 2 * pass / 1e6 + LOG_END_SLACK_S)
-		return sw_err_set(err, SW_EXIT_BAD_LOG,
-				  "%s: rt-app's logs end %.2f s before its run did (a pass takes %.3f s on average): they lost their end (a full disk, a cut file), and a shorter run is not judged",
-				  dir, gap_s, pass / 1e6);
-	return 0;
+	e->gap_s = (run_end_ns / 1e3 - e->last_us) / 1e6;
+	e->pass_s = pass / 1e6;
+	return e->gap_s > 2 * e->pass_s + LOG_END_SLACK_S;
+}
+
+/*
+ * What the workload's threads did in the gap between their last logged
+ * pass and the run's end, from the trace: their time runnable but not
+ * running, and their time running, each summed over the threads (us).
+ */
+static int gap_activity(const struct measure_in *in,
+			const struct rtapp_logs *logs, const struct logs_end *e,
+			double *waited, double *ran, struct sw_err *err)
+{
+	struct trace_report *report = NULL;
+	struct metric_set set = { 0 };
+	struct scope s = { 0 };
+	size_t i;
+	int ret = -1;
+
+	*waited = *ran = 0;
+	if (scope_init(&s, in->w, logs, err))
+		goto out;
+	s.opts.start_ns = (uint64_t)(e->last_us * 1000);
+	s.opts.end_ns = s.opts.start_ns + (uint64_t)(e->gap_s * 1e9);
+	s.opts.buffer = in->buffer;
+	if (trace_analyze(in->trace, &s.opts, &report, err))
+		goto out;
+	if (trace_report_add_metrics(report, &s.opts, &set)) {
+		sw_err_set(err, SW_EXIT_RUN_ERROR, "out of memory");
+		goto out;
+	}
+	for (i = 0; i < set.n; i++) {
+		const struct metric_value *v = &set.v[i];
+
+		if (v->def->source != SRC_TRACE_TASK || v->pooled ||
+		    isnan(v->value))
+			continue;
+		if (!strcmp(v->def->name, "runnable_wait.total"))
+			*waited += v->value;
+		else if (!strcmp(v->def->name, "cpu_time"))
+			*ran += v->value;
+	}
+	ret = 0;
+out:
+	metric_set_free(&set);
+	trace_report_free(report);
+	scope_free(&s);
+	return ret;
+}
+
+/* "kernel.sched_rt_runtime_us 300000 of 1000000", when RT is throttled. */
+static void rt_bandwidth(char *buf, size_t len)
+{
+	char *rt = read_text_file("/proc/sys/kernel/sched_rt_runtime_us", NULL);
+	char *per = read_text_file("/proc/sys/kernel/sched_rt_period_us", NULL);
+
+	buf[0] = '\0';
+	if (rt && per && atol(rt) >= 0 && atol(rt) < atol(per))
+		snprintf(buf, len, "; RT bandwidth: kernel.sched_rt_runtime_us %ld of kernel.sched_rt_period_us %ld",
+			 atol(rt), atol(per));
+	free(rt);
+	free(per);
+}
+
+/*
+ * Logs that stop well before the run did lost their end (a full disk, a
+ * cut file), and a shorter run is not judged: an error. Unless the trace
+ * shows the workload's threads runnable and not running for at least
+ * half that gap: the kernel throttled or starved them (RT bandwidth, a
+ * higher priority), so their last passes ran late or not at all. That is
+ * the kernel's behaviour, for the workload's checks to judge: named in
+ * @late, not an error.
+ */
+static int check_logs_reach_end(const struct measure_in *in,
+				const struct rtapp_logs *logs, char *late,
+				size_t len, struct sw_err *err)
+{
+	double waited, ran;
+	struct logs_end e;
+	char rt[160];
+
+	late[0] = '\0';
+	if (!logs_end_early(in->w, logs, in->run_end_ns, &e))
+		return 0;
+	if (in->trace) {
+		if (gap_activity(in, logs, &e, &waited, &ran, err))
+			return -1;
+		if (waited >= e.gap_s * 1e6 / 2) {
+			rt_bandwidth(rt, sizeof(rt));
+			snprintf(late, len,
+				 "rt-app's logs end %.2f s before its run did: its threads waited runnable %.2f s and ran %.2f s in that time, throttled or starved by the kernel%s",
+				 e.gap_s, waited / 1e6, ran / 1e6, rt);
+			return 0;
+		}
+	}
+	return sw_err_set(err, SW_EXIT_BAD_LOG,
+			  "%s: rt-app's logs end %.2f s before its run did (a pass takes %.3f s on average): they lost their end (a full disk, a cut file), and a shorter run is not judged",
+			  in->logs, e.gap_s, e.pass_s);
 }
 
 /* The trace's metrics, scoped to the workload's threads and window. */
@@ -281,8 +381,8 @@ int measure_files(const struct measure_in *in, struct metric_set *set,
 	if (in->logs && rtapp_logs_load(in->logs, in->basename, &logs, err))
 		return -1;
 	if (in->run_end_ns)
-		ret = check_logs_reach_end(in->w, &logs, in->run_end_ns,
-					   in->logs, err);
+		ret = check_logs_reach_end(in, &logs, out->late,
+					   sizeof(out->late), err);
 	if (!ret)
 		ret = rtapp_logs_add_metrics(&logs, set, err);
 	if (!ret && in->trace)

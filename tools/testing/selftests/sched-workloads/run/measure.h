@@ -49,6 +49,12 @@ struct measure_out {
 	 * "" when none did.
 	 */
 	char neighbours[512];
+	/*
+	 * Set when rt-app's logs end early because the kernel throttled or
+	 * starved the workload's threads (with @run_end_ns): what the trace
+	 * shows of it, for a diagnostic.
+	 */
+	char late[384];
 };
 
 /*

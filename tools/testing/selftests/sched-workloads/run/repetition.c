@@ -174,6 +174,10 @@ int repetition_run(const struct workload *w, const struct repetition_opts *o,
 	if (in.explain)
 		fclose(in.explain);
 	snprintf(neighbours, nlen, "%s", out.neighbours);
+	if (!ret && out.late[0])
+		ktap_diag("%s: %s: %s; judged as it ran", w->name,
+			  strrchr(dir, '/') ? strrchr(dir, '/') + 1 : dir,
+			  out.late);
 	if (ret) {
 		json_object_put(explain);
 		return -1;

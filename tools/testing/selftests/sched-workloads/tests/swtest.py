@@ -203,7 +203,9 @@ JOURNAL = "/run/sched-workloads/sysctl-journal"
 # The sysctls workloads may set ("sysctl" blocks name kernel.*): the
 # scheduler's, and those the fingerprint records as settings.
 SYSCTL_GLOBS = ("/proc/sys/kernel/sched_*", "/proc/sys/kernel/timer_migration",
-                "/proc/sys/kernel/numa_balancing")
+                "/proc/sys/kernel/numa_balancing",
+                # the root group's RT bandwidth (cgroup v1): lowered with it
+                "/sys/fs/cgroup/cpu/cpu.rt_runtime_us")
 
 
 def read_quiet(path):

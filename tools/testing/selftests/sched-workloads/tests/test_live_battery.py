@@ -372,5 +372,76 @@ class TestCpuGoneDuringARun(unittest.TestCase):
         self.assertIn("SKIP the machine changed", top[0], out)
 
 
+RT_RUNTIME = "/proc/sys/kernel/sched_rt_runtime_us"
+# cgroup v1: the root group's RT runtime may not exceed the global one,
+# and the kernel refuses to lower the global one below it
+ROOT_RT_RUNTIME = "/sys/fs/cgroup/cpu/cpu.rt_runtime_us"
+
+
+def write_value(path, value):
+    with open(path, "w") as f:
+        f.write(str(value))
+
+
+@unittest.skipUnless(IS_ROOT, "live tests need root")
+class TestRtThrottled(unittest.TestCase):
+    """RT bandwidth lowered to 30%: the kernel throttles the RT
+    workloads' threads, their last passes run late or not at all. That is
+    the kernel's behaviour, judged by their checks (they fail), with the
+    throttling named; no workload ends in error."""
+    LIVE = True
+    WORKLOADS = ("fifo-priority-order", "pi-inversion", "rr-timeslice")
+
+    @classmethod
+    def setUpClass(cls):
+        with live_lock():
+            old = load_text(RT_RUNTIME)
+            old_root = load_text(ROOT_RT_RUNTIME)
+            try:
+                if old_root is not None:
+                    write_value(ROOT_RT_RUNTIME, 300000)
+                write_value(RT_RUNTIME, 300000)
+            except OSError as e:
+                cls.restore(old, old_root)
+                raise unittest.SkipTest("RT bandwidth cannot be lowered "
+                                        "here: %s" % e.strerror)
+            try:
+                cls.r = sw("run", "-n", "1", "-r", RESULTS, *cls.WORKLOADS,
+                           timeout=600)
+            finally:
+                cls.restore(old, old_root)
+
+    @staticmethod
+    def restore(old, old_root):
+        write_value(RT_RUNTIME, old)
+        if old_root is not None:
+            write_value(ROOT_RT_RUNTIME, old_root)
+
+    def test_no_error(self):
+        self.assertNotIn("# error", self.r.stdout)
+        self.assertEqual(self.r.returncode, EXIT_FAIL, self.r.stdout)
+
+    def test_rt_workloads_fail(self):
+        top = {name: ok for indent, ok, name, _ in ktap_results(self.r.stdout)
+               if indent == 0}
+        self.assertEqual(top, {w: False for w in self.WORKLOADS},
+                         self.r.stdout)
+
+    def test_throttling_named(self):
+        self.assertRegex(self.r.stdout,
+                         r"waited runnable \d+\.\d+ s and ran \d+\.\d+ s in "
+                         r"that time, throttled or starved by the kernel; "
+                         r"RT bandwidth: kernel.sched_rt_runtime_us 300000 "
+                         r"of kernel.sched_rt_period_us \d+; judged as it ran")
+
+
+def load_text(path):
+    try:
+        with open(path) as f:
+            return f.read().strip()
+    except OSError:
+        return None
+
+
 if __name__ == "__main__":
     unittest.main()
