@@ -322,6 +322,7 @@ def print_text(runs, series, canary, args, out):
           (args.permutations, args.p, 100 * args.min_change,
            args.min_effect, args.min_kernels), file=out)
     print("# kernels: %s" % " ".join(kernels), file=out)
+    print_states(runs, out)
     for s in sorted(series.values(), key=lambda s: s.name):
         if not args.changed_only or s.changes:
             print_series(s, kernels, out)
@@ -336,6 +337,28 @@ def print_text(runs, series, canary, args, out):
            len([s for s in changed if any(c.get("machine")
                                           for c in s.changes)])
            if canary else "; no canary in these runs"), file=out)
+
+
+def workload_states(runs):
+    """{workload: [its state in each run, or "absent"]}, every workload
+    of every run in the order the runs list them: a series with a gap
+    (skipped, broken, cut) says so rather than running through it."""
+    names = []
+    for r in runs:
+        names += [w.name for w in r.every() if w.name not in names]
+    return {n: [r.entries[n]["state"] if n in r.entries else "absent"
+                for r in runs] for n in names}
+
+
+def print_states(runs, out):
+    states = workload_states(runs)
+    print("# workloads: %d, their state in each run%s" %
+          (len(states), "" if all(set(v) == {"pass"} for v in
+                                  states.values()) else
+           " (not every one passed in every run)"), file=out)
+    for name, v in states.items():
+        if set(v) != {"pass"}:
+            print("  %s: %s" % (name, " ".join(v)), file=out)
 
 
 def metric_json(s, kernels):
@@ -353,7 +376,8 @@ def print_json(runs, series, canary, args, out):
     kernels = [r.kernel for r in runs]
     doc = {
         "class": runs[0].machine_class,
-        "runs": [{"dir": r.dir, "kernel": r.kernel, "started": r.started}
+        "runs": [{"dir": r.dir, "kernel": r.kernel, "started": r.started,
+                  "workloads": {w.name: w.state for w in r.every()}}
                  for r in runs],
         "method": {"name": "e-divisive means", "alpha": 1,
                    "permutations": args.permutations, "p": args.p,

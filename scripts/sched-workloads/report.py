@@ -57,6 +57,9 @@ tr.fail td.status { background: #f6cdc8; }
 tr.skip td.status { background: #f7ecc0; }
 tr.error td.status { background: #e5d3ee; }
 tr.absent td.status { background: #eeeeee; }
+li.fail { color: #a01010; }
+li.error { color: #602080; }
+li.skip { color: #806000; }
 td.diag { font-size: 85%; color: #444; }
 pre { background: #f6f6f6; padding: 0.5em; overflow-x: auto;
       font-size: 80%; }
@@ -135,13 +138,15 @@ def verdict_table(checks):
             '<th>diagnostic</th></tr>']
     for c in checks:
         rows.append(
-            '<tr class="verdict %s" data-check="%s" data-status="%s">'
+            '<tr class="verdict %s" id="%s" data-check="%s" '
+            'data-status="%s">'
             '<td>%s</td><td class="status">%s</td><td>%s</td><td>%s</td>'
             '<td class="num">%s</td><td class="num">%s</td><td>%s</td>'
             '<td class="num">%s</td><td class="num">%s / %s</td>'
             '<td class="diag">%s</td></tr>' %
-            (esc(c["status"]), esc(c["name"]), esc(c["status"]),
-             esc(c["name"]), esc(c["status"]), esc(c["kind"]),
+            (esc(c["status"]), esc(c["name"]), esc(c["name"]),
+             esc(c["status"]), esc(c["name"]), esc(c["status"]),
+             esc(c["kind"]),
              esc(c.get("metric") or "-"), fmt(c.get("value")),
              fmt(c.get("limit")), esc(c.get("unit") or ""),
              fmt(c.get("room")), fmt(c.get("beyond")), fmt(c.get("reps")),
@@ -334,22 +339,82 @@ def header(title, runs):
     return parts
 
 
+# The order the report takes workloads in: what needs a look first.
+STATE_ORDER = {"fail": 0, "error": 1, "skip": 2, "pending": 3, "unknown": 3,
+               "pass": 4}
+
+
+def neighbours_table(w):
+    """Who kept the machine too busy for @w, as its run's index says."""
+    if not w.neighbours:
+        return ""
+    rows = ['<table class="neighbours"><tr><th>task</th><th>pid</th>'
+            '<th>policy</th><th>share of the CPUs</th></tr>']
+    for t in w.neighbours:
+        rows.append('<tr><td>%s</td><td class="num">%s</td><td>%s</td>'
+                    '<td class="num">%s</td></tr>' %
+                    (esc(t.get("comm", "?")), esc(t.get("pid", "?")),
+                     esc(t.get("policy", "?")),
+                     "%.1f%%" % (100 * t["share"])
+                     if isinstance(t.get("share"), (int, float)) else "-"))
+    rows.append("</table>")
+    return "\n".join(rows)
+
+
+def attention(ws):
+    """What failed, broke or was not judged, first: each with what it
+    rests on (the failing checks' diagnostics, which name the settings
+    that differ from the baseline's; the reason; the neighbours)."""
+    bad = [(w, checks) for w, checks in ws if w.state != "pass"]
+    if not bad:
+        return ['<p id="attention">every workload passed</p>']
+    out = ['<h2 id="attention">What needs a look</h2><ul>']
+    for w, checks in bad:
+        item = '<li class="%s"><a href="#%s">%s</a>: %s' % (
+            esc(w.state), esc(w.name), esc(w.name), esc(w.state))
+        if w.reason:
+            item += ": " + esc(w.reason)
+        failing = [c for c in checks if c["status"] in ("fail", "error")]
+        if failing:
+            item += "<ul>%s</ul>" % "".join(
+                '<li><a href="#%s">%s</a>: %s</li>' %
+                (esc(c["name"]), esc(c["name"]), esc(c.get("diag", "")))
+                for c in failing)
+        out.append(item + neighbours_table(w) + "</li>")
+    out.append("</ul>")
+    return out
+
+
 def single_report(run, baselines):
-    workloads = [(w, w.verdicts()) for w in run.workloads()]
-    allchecks = [c for _, checks in workloads for c in checks]
+    ws = [(w, w.verdicts() if w.judged else []) for w in run.every()]
+    ws.sort(key=lambda wc: STATE_ORDER.get(wc[0].state, 3))
+    allchecks = [c for _, checks in ws for c in checks]
+    states = {}
+    for w, _ in ws:
+        states[w.state] = states.get(w.state, 0) + 1
     out = header("sched-workloads: %s" % run.kernel, [("run", run)])
-    out.append("<p>%d workloads, %d checks: %s</p>" %
-               (len(workloads), len(allchecks), summary_counts(allchecks)))
-    out.append("<ul>")
-    for w, checks in workloads:
+    out.append("<p>%d workloads: %s; %d checks: %s</p>" % (
+        len(ws), ", ".join("%s %d" % (k, states[k]) for k in STATE_ORDER
+                           if k in states),
+        len(allchecks), summary_counts(allchecks)))
+    out += attention(ws)
+    out.append("<h2>Every workload</h2><ul>")
+    for w, checks in ws:
         bad = [c for c in checks if c["status"] != "pass"]
-        out.append('<li><a href="#%s">%s</a>: %s</li>' %
-                   (esc(w.name), esc(w.name), summary_counts(checks) +
+        out.append('<li class="%s" data-workload="%s" data-state="%s">'
+                   '<a href="#%s">%s</a>: %s %s</li>' %
+                   (esc(w.state), esc(w.name), esc(w.state), esc(w.name),
+                    esc(w.name), esc(w.state), summary_counts(checks) +
                     (" (%s)" % esc(", ".join(c["name"] for c in bad))
                      if bad else "")))
     out.append("</ul>")
-    for w, checks in workloads:
-        out.append('<h2 id="%s">%s</h2>' % (esc(w.name), esc(w.name)))
+    for w, checks in ws:
+        out.append('<h2 id="%s">%s: %s</h2>' %
+                   (esc(w.name), esc(w.name), esc(w.state)))
+        if not w.judged:
+            out.append("<p>%s</p>" % esc(w.reason or "not judged"))
+            out.append(neighbours_table(w))
+            continue
         out.append(verdict_table(checks))
         if baselines.get(w.name) is None:
             out.append('<p class="note">no baseline (%s): the run\'s '
@@ -423,6 +488,18 @@ def ab_report(run_a, run_b, baselines):
     allb = [c for _, cb in checks.values() for c in cb]
     out.append("<p>B: %d checks: %s. Rows are coloured by B's verdict."
                "</p>" % (len(allb), summary_counts(allb)))
+    # every workload of either run, judged or not, with its state in each
+    every = [w.name for w in run_a.every()] + [
+        w.name for w in run_b.every() if w.name not in run_a.entries]
+    out.append('<table class="states"><tr><th>workload</th><th>A</th>'
+               '<th>B</th></tr>')
+    for n in every:
+        sa, sb = (run.entries[n]["state"] if n in run.entries else "absent"
+                  for run in (run_a, run_b))
+        out.append('<tr data-workload="%s"><td>%s</td><td>%s</td>'
+                   '<td class="status %s">%s</td></tr>' %
+                   (esc(n), esc(n), esc(sa), esc(sb), esc(sb)))
+    out.append("</table>")
     out.append("<details><summary>sched-workloads compare A B</summary>"
                "<pre>%s</pre></details>" %
                esc(compare_text(run_a, run_b)))

@@ -64,6 +64,9 @@ ID_RE = re.compile(r"^[a-z0-9_]+:")
 ARCH_RE = re.compile(r"^[a-z0-9_]*$")
 PATH_PART_BAD = re.compile(r"[^a-zA-Z0-9_-]")
 STATUS = {"pass": "PASS", "fail": "FAIL", "skip": "SKIP", "error": "ERROR"}
+# a workload's state in index.json, when it has no verdicts: never
+# finished ("pending": the run was cut) is a test that is missing
+STATE = dict(STATUS, pending="MISS", unknown="MISS")
 # KCIDB's priority order, highest first: a summary takes the highest.
 PRIORITY = ("FAIL", "ERROR", "MISS", "PASS", "DONE", "SKIP")
 EXCERPT_MAX = 16384
@@ -164,22 +167,48 @@ class Export:
         return t
 
     def workload(self, w, checks, statuses):
-        t = self.test(w.name, kcidb_path(w.name), worst(statuses))
+        """The workload's test: the worst of its checks; without checks
+        (skipped before its first round, broken, cut), its state, with
+        the reason and who kept the machine busy."""
+        if not checks:
+            t = self.test(w.name, kcidb_path(w.name),
+                          STATE.get(w.state, "MISS"))
+            t["comment"] = text("%s: %s%s" % (w.name, w.state, ": " +
+                                              w.reason if w.reason else ""))
+            if w.neighbours:
+                t["misc"] = {"neighbours": w.neighbours}
+            if t["status"] == "ERROR":
+                t["log_excerpt"] = t["comment"][:EXCERPT_MAX]
+            return t
+        status = worst(statuses)
+        if w.state == "error":
+            status = worst([status, "ERROR"])
+        t = self.test(w.name, kcidb_path(w.name), status)
         counts = ", ".join("%d %s" % (statuses.count(s), s)
                            for s in PRIORITY if s in statuses)
         t["comment"] = text("%s: %d checks: %s" %
                             (w.name, len(checks), counts or "none"))
         return t
 
-    def suite(self, statuses, names):
-        t = self.test(None, SUITE, worst(statuses))
-        t["comment"] = text("%d workloads judged (%s), %d checks" % (
-            len(names), os.path.basename(self.run.dir), len(statuses)))
+    def suite(self, statuses, workloads):
+        """The run's test: the worst of every check and every workload;
+        a run that left workloads unjudged is not a plain PASS but DONE,
+        and says which."""
+        names = [w["path"][len(SUITE) + 1:] for w in workloads]
+        unjudged = [n for n, w in zip(names, workloads)
+                    if w["status"] in ("SKIP", "MISS")]
+        status = worst(statuses + [w["status"] for w in workloads])
+        if status == "PASS" and unjudged:
+            status = "DONE"
+        t = self.test(None, SUITE, status)
+        t["comment"] = text("%d workloads (%s), %d checks%s" % (
+            len(names), os.path.basename(self.run.dir), len(statuses),
+            "; not judged: " + ", ".join(unjudged) if unjudged else ""))
         wall = self.run.cost().get("wall_s")
         if is_number(wall) and wall >= 0:
             t["duration"] = wall
         t["misc"] = {"results": os.path.basename(self.run.dir),
-                     "workloads": names}
+                     "workloads": names, "not_judged": unjudged}
         return t
 
     def checkout(self):
@@ -210,14 +239,15 @@ class Export:
         if not self.args.tests_only:
             doc["checkouts"] = [self.checkout()]
             doc["builds"] = [self.build()]
-        tests, every = [], []
-        for w in self.run.workloads():
-            checks = w.verdicts()
+        tests, every, workloads = [], [], []
+        for w in self.run.every():
+            checks = w.verdicts() if w.judged else []
             statuses = [STATUS[c["status"]] for c in checks]
-            tests.append(self.workload(w, checks, statuses))
+            workloads.append(self.workload(w, checks, statuses))
+            tests.append(workloads[-1])
             tests.extend(self.check(c) for c in checks)
             every.extend(statuses)
-        doc["tests"] = [self.suite(every, self.run.names)] + tests
+        doc["tests"] = [self.suite(every, workloads)] + tests
         return doc
 
 

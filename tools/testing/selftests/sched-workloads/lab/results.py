@@ -171,6 +171,19 @@ class Workload:
                                     rep=rep)
 
     @property
+    def judged(self):
+        """It has verdicts (a workload skipped before its first round,
+        or broken, has none)."""
+        return "verdicts" in self.entry["files"]
+
+    @property
+    def neighbours(self):
+        """Who kept the machine too busy for it: [{"comm", "pid",
+        "policy", "share"...}] from its last disturbed repetition."""
+        n = self.entry.get("neighbours")
+        return n if isinstance(n, list) else []
+
+    @property
     def state(self):
         """"pass", "fail", "skip", "error", "pending" or "unknown", as
         the run's KTAP line of the workload says."""
@@ -365,7 +378,12 @@ class Run:
         return t
 
     def workloads(self):
+        """The workloads that were judged (have verdicts), by name."""
         return [Workload(self, n) for n in self.names]
+
+    def every(self):
+        """Every workload of the battery, judged or not, in its order."""
+        return [Workload(self, n) for n in self.entries]
 
     def workload(self, name):
         if name not in self.names:

@@ -72,6 +72,9 @@ static struct json_object *workload_json(const char *run,
 			       json_object_new_string(e->reason ? e->reason : ""));
 	json_object_object_add(o, "baseline", e->baseline ?
 			       json_object_new_string(e->baseline) : NULL);
+	if (e->neighbours)
+		json_object_object_add(o, "neighbours",
+				       json_object_get(e->neighbours));
 	results_workload_dir(wdir, sizeof(wdir), run, e->name);
 	if (!results_workload_copy(path, sizeof(path), wdir, e->name) &&
 	    !access(path, R_OK))
@@ -190,6 +193,7 @@ int run_index_rebuild(const char *run, struct sw_err *err)
 		e[n].state = state_of(wdir);
 		e[n].reason = "";
 		e[n].baseline = NULL;
+		e[n].neighbours = NULL;
 		if (!e[n].name) {
 			sw_err_set(err, SW_EXIT_RUN_ERROR, "out of memory");
 			goto out;

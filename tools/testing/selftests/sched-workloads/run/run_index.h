@@ -11,7 +11,9 @@
  *    ["copy", "verdicts", ...], "repetitions": [1, 2, 3]}, ...}}
  *
  * "state" is "pending" until the workload is done, then "pass", "fail",
- * "skip" or "error" as its KTAP line says; "baseline" the baseline file
+ * "skip" or "error" as its KTAP line says, "neighbours" (when other tasks
+ * kept disturbing it) the user tasks outside it that ran most in its
+ * last disturbed repetition; "baseline" the baseline file
  * its checks were judged against (null: none, or not known); "files" and
  * "repetitions" are what its directory holds.
  */
@@ -19,6 +21,8 @@
 #define SW_RUN_INDEX_H
 
 #include <stddef.h>
+
+#include <json-c/json.h>
 
 #include "lib/util.h"
 
@@ -29,6 +33,8 @@ struct run_index_entry {
 	const char *state;
 	const char *reason;	/* why it skipped or broke; "" */
 	const char *baseline;	/* the file it was judged against, or NULL */
+	/* who made the machine too busy for it: explain.json's tasks */
+	struct json_object *neighbours;
 };
 
 /* Writes @run/index.json; -1 with @err (SW_EXIT_RUN_ERROR) naming it. */

@@ -45,6 +45,61 @@ static double now_s(void *ctx, size_t round)
 	return now_mono_ns() / 1e9;
 }
 
+/*
+ * The user tasks outside the workload that ran most in the repetition of
+ * @dir, as its explain.json names them (trace/trace.h), kept in @wl.
+ */
+static void keep_neighbours(struct wl *wl, const char *dir)
+{
+	struct json_object *ex, *nb, *tasks, *t, *k, *users;
+	char path[PATH_MAX];
+	size_t i;
+
+	if (results_path(path, sizeof(path), dir, RF_EXPLAIN_JSON))
+		return;
+	ex = json_object_from_file(path);
+	if (!json_object_object_get_ex(ex, "neighbours", &nb) ||
+	    !json_object_object_get_ex(nb, "tasks", &tasks)) {
+		json_object_put(ex);
+		return;
+	}
+	users = json_object_new_array();
+	for (i = 0; i < json_object_array_length(tasks); i++) {
+		t = json_object_array_get_idx(tasks, i);
+		if (json_object_object_get_ex(t, "kthread", &k) &&
+		    json_object_get_boolean(k))
+			continue;
+		json_object_array_add(users, json_object_get(t));
+	}
+	json_object_put(wl->neighbours);
+	wl->neighbours = users;
+	json_object_put(ex);
+}
+
+static const char *str_of(struct json_object *o, const char *key)
+{
+	struct json_object *v;
+
+	return json_object_object_get_ex(o, key, &v) ?
+	       json_object_get_string(v) : "?";
+}
+
+/* "stress-ng (pid 4242, fair nice 0) 12.1%": the first of @tasks. */
+static void heaviest(struct json_object *tasks, char *buf, size_t len)
+{
+	struct json_object *t = tasks && json_object_array_length(tasks) ?
+				json_object_array_get_idx(tasks, 0) : NULL;
+	struct json_object *share;
+
+	if (!t || !json_object_object_get_ex(t, "share", &share)) {
+		snprintf(buf, len, "not one task above 0.1%%");
+		return;
+	}
+	snprintf(buf, len, "%s (pid %s, %s) %.1f%%", str_of(t, "comm"),
+		 str_of(t, "pid"), str_of(t, "policy"),
+		 100 * json_object_get_double(share));
+}
+
 /* The live source of repetitions: rt-app, now (run/rounds.h). */
 static int live_rep(void *ctx, size_t round, struct metric_set *set, int *id,
 		    char *why, size_t len, struct sw_err *err)
@@ -84,10 +139,12 @@ static int live_rep(void *ctx, size_t round, struct metric_set *set, int *id,
 			  wl->w.name, dir + strlen(wl->dir) + 1, 100 * share,
 			  100 * REPETITION_DISTURBED_SHARE,
 			  who[0] ? who : "no single task above 0.1%");
+		keep_neighbours(wl, dir);
 		if (++wl->disturbed >= DISTURBED_MAX) {
+			heaviest(wl->neighbours, who, sizeof(who));
 			snprintf(why, len,
-				 "machine too busy: %d repetitions in a row disturbed by other tasks (see %s/%s*)",
-				 wl->disturbed, wl->w.name, RESULTS_REP_PREFIX);
+				 "machine too busy: %d repetitions in a row disturbed by other tasks, the heaviest %s (see %s/%s*)",
+				 wl->disturbed, who, wl->w.name, RESULTS_REP_PREFIX);
 			return 1;
 		}
 		set->n = 0;
@@ -329,6 +386,7 @@ static void release(struct wl *wl)
 	verdict_block_free(&wl->vb);
 	baseline_free(&wl->base);
 	workload_free(&wl->w);
+	/* what index.json keeps saying of it stays: name, state, neighbours */
 }
 
 /* index.json: every workload, done or not, as it stands now. */
@@ -351,6 +409,7 @@ static void write_index(struct session *s)
 			      s->wls[i].status != V_PASS &&
 			      s->wls[i].status != V_FAIL ? s->wls[i].reason : "";
 		e[i].baseline = s->wls[i].has_base ? s->wls[i].base_path : NULL;
+		e[i].neighbours = s->wls[i].neighbours;
 	}
 	if (run_index_write(s->results, e, s->total, &err))
 		ktap_diag("error: %s", err.msg);
@@ -359,10 +418,10 @@ static void write_index(struct session *s)
 
 void session_flush(struct session *s)
 {
-	int printed = 0;
+	int first = s->next, i;
 
 	for (; s->next < s->total && s->wls[s->next].state == WL_DONE;
-	     s->next++, printed++) {
+	     s->next++) {
 		struct wl *wl = &s->wls[s->next];
 
 		if (wl->status == V_ERROR)
@@ -371,10 +430,12 @@ void session_flush(struct session *s)
 			s->bad_input = 1;
 		ktap_subtests(&wl->res);
 		ktap_result(wl->w.name, wl->status, wl->reason);
-		release(wl);
 	}
-	if (printed)
-		write_index(s);
+	if (s->next == first)
+		return;
+	write_index(s);
+	for (i = first; i < s->next; i++)
+		release(&s->wls[i]);
 }
 
 static int make_results_dir(const struct battery_opts *o, char *buf, size_t len)
@@ -585,6 +646,8 @@ int session_close(struct session *s)
 		s->wls[i].state = WL_DONE;
 	}
 	session_flush(s);
+	for (i = 0; i < s->total; i++)
+		json_object_put(s->wls[i].neighbours);
 	free(s->wls);
 	workload_list_free(s->paths, s->total);
 	fingerprint_free(&s->fp);

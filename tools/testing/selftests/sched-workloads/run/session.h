@@ -76,6 +76,11 @@ struct wl {
 	char reason[SW_ERR_LEN];
 	int exit_code;		/* for bad input: SW_EXIT_* */
 	char no_base[SW_ERR_LEN];	/* why baseline checks SKIP */
+	/*
+	 * The user tasks outside the workload that ran most in its last
+	 * disturbed repetition (explain.json's "neighbours"), or NULL.
+	 */
+	struct json_object *neighbours;
 	struct verdict_results res;	/* what is printed */
 };
 

@@ -443,5 +443,58 @@ def load_text(path):
         return None
 
 
+@unittest.skipUnless(IS_ROOT, "live tests need root")
+class TestBusyMachine(unittest.TestCase):
+    """Other tasks busy on every CPU: each repetition is disturbed, and
+    after three the workload skips as "machine too busy", the KTAP line
+    naming the heaviest neighbour, the run's index.json naming them all
+    with pid, policy and share, and the export counting the workload,
+    not dropping it."""
+    LIVE = True
+
+    @classmethod
+    def setUpClass(cls):
+        with live_lock():
+            hogs = [subprocess.Popen(["sh", "-c", "while :; do :; done"])
+                    for _ in range(os.cpu_count())]
+            try:
+                cls.r = sw("run", "-n", "1", "-r", RESULTS, "periodic-light",
+                           timeout=300)
+            finally:
+                for h in hogs:
+                    h.kill()
+                    h.wait()
+
+    def test_skip_names_the_heaviest(self):
+        top = [d for indent, ok, name, d in ktap_results(self.r.stdout)
+               if indent == 0]
+        self.assertEqual(len(top), 1, self.r.stdout)
+        self.assertRegex(top[0], r"^SKIP machine too busy: 3 repetitions in "
+                         r"a row disturbed by other tasks, the heaviest "
+                         r"\S+ \(pid \d+, fair nice 0\) \d+\.\d%")
+
+    def test_index_names_them(self):
+        root = results_dir(self.r.stdout)
+        e = load_json(os.path.join(root, "index.json"))["workloads"]
+        w = e["periodic-light"]
+        self.assertEqual(w["state"], "skip")
+        self.assertTrue(w["reason"].startswith("machine too busy"))
+        self.assertTrue(w["neighbours"])
+        for t in w["neighbours"]:
+            self.assertEqual(set(t), {"comm", "pid", "kthread", "policy",
+                                      "share"})
+            self.assertFalse(t["kthread"])
+        self.assertGreater(sum(t["share"] for t in w["neighbours"]), 0.05)
+
+    def test_export_counts_it(self):
+        r = sw("export", "--kcidb", results_dir(self.r.stdout))
+        self.assertEqual(r.returncode, 0, r.stderr)
+        tests = {t["path"]: t for t in json.loads(r.stdout)["tests"]}
+        w = tests["sched-workloads.periodic-light"]
+        self.assertEqual(w["status"], "SKIP")
+        self.assertIn("machine too busy", w["comment"])
+        self.assertNotEqual(tests["sched-workloads"]["status"], "PASS")
+
+
 if __name__ == "__main__":
     unittest.main()

@@ -122,8 +122,18 @@ class TestReportInBrowser(unittest.TestCase):
         # the series (periodic-light's decoder wakeup latency)
         self.assertIn("CDF rtapp_tasks/decoder/wu_lat", alts)
         text = self.browser.find_element("tag name", "body").text
-        self.assertIn("3 workloads, %d checks: pass 16, fail 19" %
-                      len(rows), text)
+        self.assertIn("3 workloads: fail 2, pass 1; %d checks: pass 16, "
+                      "fail 19" % len(rows), text)
+        # the failures first, each failing check linked to its row
+        self.assertLess(text.index("What needs a look"),
+                        text.index("Every workload"))
+        links = self.browser.execute_script(
+            "return Array.from(document.querySelectorAll("
+            "'#attention + ul a')).map(a => a.getAttribute('href'));")
+        self.assertIn("#rt-push-pull.lo.rt.wait_while_lower", links)
+        for href in links:
+            self.assertEqual(len(self.browser.find_elements(
+                "id", href[1:])), 1, href)
         self.assertIn("the longest stretch, 6423.7 us at 2012.620021", text)
 
     def assert_timelines(self, alts, *which):
