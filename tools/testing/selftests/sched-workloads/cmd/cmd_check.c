@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * sched-workloads list, check and metrics: the battery, its files and the
- * metrics they may name, without running anything.
+ * metrics they may name, without running anything; with a baseline
+ * directory, what size of change each baseline check can see.
  */
 #include <limits.h>
 #include <stdio.h>
@@ -9,11 +10,14 @@
 
 #include "cmd/cmd.h"
 #include "cmd/options.h"
+#include "judge/baseline.h"
 #include "judge/checks.h"
 #include "judge/metric_registry.h"
+#include "judge/verdict.h"
 #include "lib/util.h"
 #include "rtapp/rtapp_grammar.h"
 #include "rtapp/workload.h"
+#include "run/session.h"
 #include "run/workload_check.h"
 
 static int list_dir(const char *dir)
@@ -107,7 +111,61 @@ static void print_task_metrics(const char *task, struct json_object *t)
 	}
 }
 
-static int check_one(const char *path, int list_metrics, int as_json)
+struct check_opts {
+	int list_metrics, as_json, reps;
+	const char *detect_dir;	/* a class's (or platform's) baselines */
+};
+
+/*
+ * Per baseline check of @w, the smallest change it detects against its
+ * baseline in @o->detect_dir (judge/detectable.h), as a battery runs it.
+ */
+static int print_detectable(const struct check_opts *o,
+			    const struct workload *w,
+			    const struct verdict_block *vb)
+{
+	struct verdict_results res;
+	struct sw_err err = { 0 };
+	struct baseline b;
+	char path[PATH_MAX];
+	size_t i;
+	int ret;
+
+	if (baseline_path(path, sizeof(path), o->detect_dir, w->name))
+		return SW_EXIT_RUN_ERROR;
+	ret = baseline_load(path, &b, &err);
+	if (ret) {
+		if (ret > 0)
+			printf("  no baseline: %s\n", path);
+		else
+			fprintf(stderr, "sched-workloads: %s\n", err.msg);
+		return ret > 0 ? 0 : err.code;
+	}
+	if (verdict_detectable(vb, &b, w->name, o->reps, VERDICT_ROUNDS,
+			       &res)) {
+		baseline_free(&b);
+		return SW_EXIT_RUN_ERROR;
+	}
+	printf("  detectable effects (rounds of %d repetitions, confirmed in %d rounds) against %s:\n",
+	       o->reps, VERDICT_ROUNDS, path);
+	for (i = 0; i < res.n; i++) {
+		const struct verdict_result *r = &res.r[i];
+		const struct detectable *d = &r->detect;
+
+		if (!r->has_detect) {
+			printf("    %s: %s\n", r->name, r->diag);
+			continue;
+		}
+		printf("    %s: baseline %.4g %s, %.3g %s matters, detects %s\n",
+		       r->name, d->baseline, r->def->unit, d->matters,
+		       r->def->unit, r->diag);
+	}
+	verdict_results_free(&res);
+	baseline_free(&b);
+	return 0;
+}
+
+static int check_one(const char *path, const struct check_opts *o)
 {
 	struct verdict_block vb;
 	struct sw_err err = { 0 };
@@ -117,17 +175,19 @@ static int check_one(const char *path, int list_metrics, int as_json)
 	if (workload_check(path, &w, &vb, stderr, &err)) {
 		fprintf(stderr, "sched-workloads: %s\n", err.msg);
 		ret = err.code;
-	} else if (as_json) {
+	} else if (o->as_json) {
 		printf("%s\n", json_object_to_json_string_ext(w.root,
 			JSON_C_TO_STRING_PRETTY | JSON_C_TO_STRING_NOSLASHESCAPE));
 	} else {
 		printf("%s: %s: %zu checks\n", path, w.name, vb.n);
-		if (list_metrics) {
+		if (o->list_metrics) {
 			json_object_object_foreach(json_object_object_get(w.root,
 									  "tasks"),
 						   task, t)
 				print_task_metrics(task, t);
 		}
+		if (o->detect_dir)
+			ret = print_detectable(o, &w, &vb);
 	}
 	verdict_block_free(&vb);
 	workload_free(&w);
@@ -157,16 +217,22 @@ int cmd_list(int argc, char **argv)
 
 int cmd_check(int argc, char **argv)
 {
-	int list_metrics = 0, as_json = 0, rc = 0, r, i;
+	struct check_opts o = { .reps = BATTERY_REPS };
+	int rc = 0, r, i;
 	const struct cmd_option opts[] = {
-		OPT_FLAG("metrics", 'm', &list_metrics,
+		OPT_FLAG("metrics", 'm', &o.list_metrics,
 			 "also list, per task, the metrics its checks may name"),
-		OPT_FLAG("json", 'j', &as_json,
+		OPT_FLAG("json", 'j', &o.as_json,
 			 "print each valid file as plain JSON (its comments dropped)\n"
 			 "instead of the summary: what rt-app and other programs read"),
+		OPT_TEXT("detectable", 'd', &o.detect_dir, "DIR",
+			 "also print, per baseline check, the smallest change it\n"
+			 "detects against the baselines in DIR (one class, or one\n"
+			 "platform of it: baselines/<class>[/<platform>])"),
+		OPT_REPETITIONS(&o.reps, "repetitions of a round, for -d"),
 	};
 	const struct cmd_usage u = {
-		.cmd = argv[0], .synopsis = "[-m | -j] FILE...",
+		.cmd = argv[0], .synopsis = "[-m] [-d DIR [-n N]] | -j FILE...",
 		.what = "Validates workload files and their verdict blocks: what a run\n"
 			"would refuse, with the file and the place.",
 		.opts = opts, .nopts = ARRAY_SIZE(opts),
@@ -177,7 +243,7 @@ int cmd_check(int argc, char **argv)
 	if (first < 0)
 		return options_exit(first);
 	for (i = first; i < argc; i++) {
-		r = check_one(argv[i], list_metrics, as_json);
+		r = check_one(argv[i], &o);
 		if (r)
 			rc = r;
 	}

@@ -20,7 +20,9 @@
  * than the 2 in 56 a clean round allows (judge/compare.c), by the same test:
  * the machine moves it further than its threshold, and only the
  * confirmation rounds stand between it and a false failure.
- * Each battery runs as a child process, its
+ * Per baseline check, it prints the detectable effect its verdicts
+ * state (judge/detectable.h) and names the checks that cannot do their
+ * job. Each battery runs as a child process, its
  * KTAP kept in battery-<k>.ktap; the record of the qualification goes
  * to baselines/<class>/qualification.json beside the baselines.
  * Exits 0 when every battery passed, 1 otherwise.
@@ -41,6 +43,7 @@
 #include <sys/wait.h>
 
 #include "judge/baseline.h"
+#include "judge/detectable.h"
 #include "lib/cleanup.h"
 #include "cmd/cmd.h"
 #include "cmd/options.h"
@@ -71,6 +74,10 @@ struct qcheck {
 	long reps, beyond;	/* absolute: repetitions, those beyond */
 	long rounds, regressed;	/* baseline: first rounds, those regressed */
 	char last_fail[1536];
+	/* baseline: its detectable effect (judge/detectable.h), as judged */
+	struct json_object *detect;
+	char detect_text[256];
+	int cannot;
 };
 
 struct qualify {
@@ -133,7 +140,7 @@ static int tally_file(struct qualify *q, const char *path, int *failed)
 		return -1;
 	}
 	for (i = 0; i < json_object_array_length(arr); i++) {
-		struct json_object *r = json_object_array_get_idx(arr, i);
+		struct json_object *r = json_object_array_get_idx(arr, i), *d, *v;
 		const char *st = str_of(r, "status");
 		struct qcheck *c = qcheck_get(q, str_of(r, "name"));
 		double room = num_of(r, "room"), reps = num_of(r, "reps");
@@ -155,6 +162,14 @@ static int tally_file(struct qualify *q, const char *path, int *failed)
 		}
 		if (!isnan(room) && !(c->worst_room <= room))
 			c->worst_room = room;
+		if (json_object_object_get_ex(r, "detectable", &d)) {
+			json_object_put(c->detect);
+			c->detect = json_object_get(d);
+			snprintf(c->detect_text, sizeof(c->detect_text), "%s",
+				 str_of(d, "text"));
+			c->cannot = json_object_object_get_ex(d, "cannot", &v) &&
+				    json_object_get_boolean(v);
+		}
 		if (!isnan(reps)) {
 			c->reps += (long)reps;
 			c->beyond += (long)num_of(r, "beyond");
@@ -260,7 +275,7 @@ static double expected_false(const struct qcheck *c)
 
 static void print_report(const struct qualify *q, const char *class_name)
 {
-	size_t i, tight = 0, drifting = 0, failing = 0;
+	size_t i, tight = 0, drifting = 0, failing = 0, cannot = 0;
 	double expected = 0;
 
 	printf("%-64s %4s %4s %4s %12s %8s\n", "check", "pass", "fail",
@@ -322,6 +337,19 @@ static void print_report(const struct qualify *q, const char *class_name)
 			printf("# failed %d times: %s: %s\n", c->fail, c->name,
 			       c->last_fail);
 	}
+	printf("# detectable effects: the smallest change each baseline check fails on %.0f times in 100 (judge/detectable.h)\n",
+	       100 * DETECT_POWER);
+	for (i = 0; i < q->n; i++) {
+		const struct qcheck *c = &q->c[i];
+
+		if (!c->detect_text[0])
+			continue;
+		printf("# detects: %s: %s\n", c->name, c->detect_text);
+		cannot += c->cannot;
+	}
+	if (cannot)
+		printf("# %zu baseline checks cannot do their job: the spread of their repetitions, not the workload, decides what they see\n",
+		       cannot);
 	if (!tight)
 		printf("# no absolute check too tight\n");
 	if (!drifting)
@@ -379,6 +407,9 @@ static int write_record(const struct qualify *q, const char *bdir,
 			json_object_object_add(j, "drifts",
 					       json_object_new_boolean(drifts(c)));
 		}
+		if (c->detect)
+			json_object_object_add(j, "detectable",
+					       json_object_get(c->detect));
 		json_object_object_add(checks, c->name, j);
 	}
 	json_object_object_add(root, "checks", checks);
@@ -425,8 +456,10 @@ static int run_qualification(const struct qopts *o, const char *root)
 	if (!o->no_record) {
 		snprintf(log, sizeof(log), "%s/baseline.ktap", dir);
 		record.results_root = dir;
-		printf("# recording the baselines into %s/%s (%s)\n",
-		       record.baseline_dir, fp.class_name, log);
+		if (baseline_class_dir(bdir, sizeof(bdir), record.baseline_dir,
+				       fp.class_name, fp.settings))
+			goto out;
+		printf("# recording the baselines into %s (%s)\n", bdir, log);
 		rc = battery_run_logged(baseline_record, &record, o->names,
 					 o->nnames, log);
 		if (rc) {
@@ -459,6 +492,8 @@ static int run_qualification(const struct qopts *o, const char *root)
 		printf("# cannot write the qualification record\n");
 	ret = q.batteries == o->k && q.clean == q.batteries ? 0 : 1;
 out:
+	for (k = 0; k < (int)q.n; k++)
+		json_object_put(q.c[k].detect);
 	free(q.c);
 	if (lock >= 0)
 		close(lock);

@@ -153,7 +153,8 @@ static int parse_bound(struct json_object *c, const char *key, int *has,
 	if (!json_object_object_get_ex(c, key, &o) ||
 	    !json_object_is_type(o, json_type_string))
 		return parse_number(c, key, has, v, pl, err);
-	if (expr_eval(json_object_get_string(o), 1, v, why, sizeof(why)) ||
+	if (expr_eval(json_object_get_string(o), 1, NULL, v, why,
+		      sizeof(why)) ||
 	    strlen(json_object_get_string(o)) >= len)
 		return sw_err_set(err, SW_EXIT_BAD_WORKLOAD, "%s: %s.%s: %s",
 				  pl->file, pl->at, key, why);

@@ -173,16 +173,21 @@ static int judge_unusable(const struct check *ck, const struct metric_samples *m
 	return 0;
 }
 
-/* The bounds of a check now: expressions read the machine as it is. */
-static int eval_bounds(const struct check *ck, double *min, double *max,
-		       struct verdict_result *r)
+/*
+ * The bounds of a check: expressions read the settings the run recorded
+ * (@in->settings), else the machine as it is (judge/bound_expr.h).
+ */
+static int eval_bounds(const struct check *ck, const struct verdict_input *in,
+		       double *min, double *max, struct verdict_result *r)
 {
 	char why[128];
 
 	*min = ck->min;
 	*max = ck->max;
-	if ((ck->min_expr[0] && expr_eval(ck->min_expr, 0, min, why, sizeof(why))) ||
-	    (ck->max_expr[0] && expr_eval(ck->max_expr, 0, max, why, sizeof(why)))) {
+	if ((ck->min_expr[0] && expr_eval(ck->min_expr, 0, in->settings, min,
+					  why, sizeof(why))) ||
+	    (ck->max_expr[0] && expr_eval(ck->max_expr, 0, in->settings, max,
+					  why, sizeof(why)))) {
 		r->status = V_ERROR;
 		snprintf(r->diag, sizeof(r->diag), "ERROR %s: bound: %s",
 			 ck->def->name, why);
@@ -380,7 +385,7 @@ static void judge_absolute(const struct check *ck,
 	size_t n = samples_measured(ms, vals), i, lead;
 	char expect[320], reps[256];
 
-	if (judge_unusable(ck, ms, v, in, r) || eval_bounds(ck, &min, &max, r))
+	if (judge_unusable(ck, ms, v, in, r) || eval_bounds(ck, in, &min, &max, r))
 		return;
 	if (ck->has_min && ck->has_max)
 		snprintf(expect, sizeof(expect), "in [%g, %g]", min, max);
@@ -487,6 +492,33 @@ static const char *direction(const struct check *ck)
 	return ck->rule.better < 0 ? "lower is better" : "higher is better";
 }
 
+/*
+ * The detectable effect of @ck on the entity of @ms against @b, in rounds
+ * of @reps repetitions; -1 when the baseline has nothing for it.
+ */
+static int detect_one(const struct check *ck, const struct metric_samples *ms,
+		      const struct baseline *b, size_t reps, int rounds,
+		      struct detectable *d)
+{
+	double base[METRIC_MAX_REPS];
+	const struct metric_samples *bs;
+	const struct event_samples *be;
+	char key[256];
+	size_t nb;
+
+	if (ck->def->tail != TAIL_NONE) {
+		be = event_set_find(&b->events, ms->def->source, ms->entity,
+				    ck->def->series);
+		return be ? detectable_tail(be, ck->def, &ck->rule, reps,
+					    rounds, d) : -1;
+	}
+	samples_key(ms, key, sizeof(key));
+	bs = sample_set_find(&b->samples, key);
+	nb = bs ? samples_measured(bs, base) : 0;
+	return nb ? detectable_samples(base, nb, &ck->rule, reps, rounds, d) :
+	       -1;
+}
+
 /* The first round's comparison, the way every baseline result starts. */
 static void describe_first(const struct check *ck,
 			   const struct metric_samples *ms,
@@ -578,7 +610,7 @@ static void judge_baseline(const struct check *ck,
 			   struct verdict_result *r)
 {
 	struct round_change rc[VERDICT_ROUNDS];
-	char first[768], slow[512], back[512];
+	char first[1024], slow[512], back[512], sees[256];
 	size_t i, nr = in->nrounds, nb = 0, clean = 0;
 	double base[METRIC_MAX_REPS];
 	const struct metric_samples *bs;
@@ -615,6 +647,14 @@ static void judge_baseline(const struct check *ck,
 	if (bs)
 		nb = samples_measured(bs, base);
 	describe_first(ck, ms, &rc[0], nb, first, sizeof(first));
+	r->has_detect = !detect_one(ck, ms, in->base, rc[0].ch.nb,
+				    in->confirm ? VERDICT_ROUNDS : 1,
+				    &r->detect);
+	if (r->has_detect) {
+		detectable_describe(&r->detect, ck->def->unit, sees,
+				    sizeof(sees));
+		append(first, sizeof(first), "; detects %s", sees);
+	}
 
 	r->change = rc[0].ch.kind;
 	r->value = rc[0].ch.b_median;
@@ -774,6 +814,47 @@ int verdict_evaluate(const struct verdict_block *vb,
 	return 0;
 }
 
+int verdict_detectable(const struct verdict_block *vb,
+		       const struct baseline *base, const char *prefix,
+		       size_t reps, int rounds, struct verdict_results *out)
+{
+	const struct metric_samples *ms;
+	const struct check *ck;
+	struct verdict_result r;
+	size_t c, i;
+
+	memset(out, 0, sizeof(*out));
+	for (c = 0; c < vb->n; c++) {
+		ck = &vb->checks[c];
+		for (i = 0; ck->kind == CHECK_BASELINE &&
+		     i < base->samples.n; i++) {
+			ms = &base->samples.s[i];
+			if (!selects(ck, ms))
+				continue;
+			memset(&r, 0, sizeof(r));
+			r.kind = ck->kind;
+			r.def = ck->def;
+			r.value = r.limit = r.room = NAN;
+			snprintf(r.name, sizeof(r.name), "%s.%s.%s.vs-baseline",
+				 prefix, ms->entity, ck->def->name);
+			make_unique(out, r.name, sizeof(r.name));
+			r.has_detect = !detect_one(ck, ms, base, reps, rounds,
+						   &r.detect);
+			r.status = r.has_detect ? V_PASS : V_SKIP;
+			if (r.has_detect)
+				detectable_describe(&r.detect, ck->def->unit,
+						    r.diag, sizeof(r.diag));
+			else
+				snprintf(r.diag, sizeof(r.diag),
+					 "%s: %s: the baseline has no value for it",
+					 ms->entity, ck->def->name);
+			if (push_result(out, &r))
+				return -1;
+		}
+	}
+	return 0;
+}
+
 size_t verdict_regressions(const struct verdict_results *res)
 {
 	size_t i, n = 0;
@@ -828,6 +909,22 @@ const char *verdict_status_name(enum verdict_status st)
 	return names[st];
 }
 
+static struct json_object *detectable_json(const struct detectable *d,
+					   const char *unit)
+{
+	struct json_object *o = json_object_new_object();
+	char text[256];
+
+	detectable_describe(d, unit, text, sizeof(text));
+	json_object_object_add(o, "baseline", json_new_number(d->baseline));
+	json_object_object_add(o, "matters", json_new_number(d->matters));
+	json_object_object_add(o, "effect", json_new_number(d->effect));
+	json_object_object_add(o, "ratio", json_new_number(d->ratio));
+	json_object_object_add(o, "cannot", json_object_new_boolean(d->cannot));
+	json_object_object_add(o, "text", json_object_new_string(text));
+	return o;
+}
+
 int verdict_results_write_json(const struct verdict_results *res, FILE *f)
 {
 	struct json_object *arr = json_object_new_array();
@@ -864,6 +961,10 @@ int verdict_results_write_json(const struct verdict_results *res, FILE *f)
 		if (r->kind == CHECK_BASELINE)
 			json_object_object_add(o, "change", json_object_new_string(
 					       change_kind_name(r->change)));
+		if (r->has_detect)
+			json_object_object_add(o, "detectable",
+					       detectable_json(&r->detect,
+							       r->def->unit));
 		json_object_object_add(o, "diag", json_object_new_string(r->diag));
 		json_object_array_add(arr, o);
 	}

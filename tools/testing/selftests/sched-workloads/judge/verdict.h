@@ -11,6 +11,7 @@
 #include "judge/baseline.h"
 #include "judge/checks.h"
 #include "judge/compare.h"
+#include "judge/detectable.h"
 #include "lib/event_hist.h"
 #include "judge/metric_registry.h"
 #include "judge/samples.h"
@@ -40,6 +41,9 @@ struct verdict_result {
 	size_t reps, beyond;	/* absolute: repetitions, those beyond */
 	int undecided;		/* absolute: more repetitions would decide */
 	int pending;		/* another round will judge it (judge/verdict.c) */
+	/* baseline checks: the smallest change they see (judge/detectable.h) */
+	struct detectable detect;
+	int has_detect;
 	char diag[1536];	/* metric, value, expectation, why */
 };
 
@@ -82,6 +86,15 @@ struct verdict_input {
 int verdict_evaluate(const struct verdict_block *vb,
 		     const struct verdict_input *in,
 		     struct verdict_results *out);
+/*
+ * The detectable effect of every baseline check of @vb on the entities
+ * of @base, with rounds of @reps repetitions confirmed in @rounds rounds:
+ * one result each, named as a run names it (status V_SKIP and the reason
+ * in diag when it cannot be computed).
+ */
+int verdict_detectable(const struct verdict_block *vb,
+		       const struct baseline *base, const char *prefix,
+		       size_t reps, int rounds, struct verdict_results *out);
 void verdict_results_free(struct verdict_results *res);
 /* "pass", "fail", "skip", "error": as verdicts.json and index.json say it. */
 const char *verdict_status_name(enum verdict_status st);

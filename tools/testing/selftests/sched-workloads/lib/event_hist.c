@@ -123,6 +123,78 @@ double event_hist_quantile(const struct event_hist *h, double q)
 	return fmin(fmax(low, h->min), h->max);
 }
 
+static int hist_reset(struct event_hist *h)
+{
+	if (hist_alloc(h))
+		return -1;
+	memset(h->count, 0, EVENT_NBINS * sizeof(*h->count));
+	h->n = 0;
+	return 0;
+}
+
+/* Where the events of bin @i stand, within what @h observed. */
+static double bin_middle(const struct event_hist *h, int i)
+{
+	double low, high;
+
+	if (i == EVENT_HALF)
+		return fmin(fmax(0, h->min), h->max);
+	bin_edges(i - EVENT_HALF, &low, &high);
+	if (isinf(low))
+		low = high;
+	if (isinf(high))
+		high = low;
+	return fmin(fmax((low + high) / 2, h->min), h->max);
+}
+
+int event_hist_shift(const struct event_hist *h, double by,
+		     struct event_hist *out)
+{
+	int i;
+
+	if (hist_reset(out))
+		return -1;
+	for (i = 0; i < EVENT_NBINS && h->n; i++)
+		if (h->count[i] &&
+		    event_hist_add_n(out, bin_middle(h, i) + by, h->count[i]))
+			return -1;
+	if (out->n) {
+		out->min = h->min + by;
+		out->max = h->max + by;
+	}
+	return 0;
+}
+
+int event_hist_overrun(const struct event_hist *h, uint64_t k,
+		       struct event_hist *out)
+{
+	uint64_t c, moved = 0;
+	int i;
+
+	if (hist_reset(out))
+		return -1;
+	for (i = 0; i < EVENT_NBINS && h->n; i++) {
+		c = h->count[i];
+		if (i >= EVENT_HALF && moved < k) {
+			uint64_t m = c < k - moved ? c : k - moved;
+
+			if (event_hist_add_n(out, -1, m))
+				return -1;
+			c -= m;
+			moved += m;
+		}
+		if (event_hist_add_n(out, bin_middle(h, i), c))
+			return -1;
+	}
+	/* The exact extremes stay where events stayed. */
+	if (out->n) {
+		out->min = moved ? fmin(h->min, -1) : h->min;
+		if (bin_of(out->max) == bin_of(h->max))
+			out->max = h->max;
+	}
+	return 0;
+}
+
 uint64_t event_hist_beyond(const struct event_hist *h, double t, int side,
 			   int inclusive)
 {

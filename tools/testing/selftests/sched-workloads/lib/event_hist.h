@@ -50,6 +50,17 @@ double event_hist_quantile(const struct event_hist *h, double q);
  */
 uint64_t event_hist_beyond(const struct event_hist *h, double t, int side,
 			   int inclusive);
+/*
+ * What-if copies, for the detectable effect of a tail check
+ * (judge/detectable.h). @out is emptied first and may be reused.
+ * event_hist_shift(): every event of @h moved by @by (each bin's events
+ * at its middle). event_hist_overrun(): @h with its @k lowest events at
+ * or above 0 moved to -1 (a pass's slack turned into an overrun).
+ */
+int event_hist_shift(const struct event_hist *h, double by,
+		     struct event_hist *out);
+int event_hist_overrun(const struct event_hist *h, uint64_t k,
+		       struct event_hist *out);
 
 /* The distributions of one series of one entity, one per repetition. */
 struct event_samples {
