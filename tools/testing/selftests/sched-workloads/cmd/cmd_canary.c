@@ -86,7 +86,8 @@ int cmd_canary(int argc, char **argv)
 {
 	struct metric_set set = { 0 };
 	struct sw_err err = { 0 };
-	int fd, ret = 0, compare = 0, first;
+	int fd, ret = 0, compare = 0, first, rc;
+	char why[512];
 	const struct cmd_option opts[] = {
 		OPT_FLAG("compare", 0, &compare,
 			 "judge CUR against the baseline values BASE... of METRIC, as a run does"),
@@ -110,9 +111,13 @@ int cmd_canary(int argc, char **argv)
 		return SW_EXIT_USAGE;
 	}
 	fd = live_lock_take(lock_waiting, NULL);
-	if (canary_measure(&set, &err)) {
+	rc = canary_measure(&set, CANARY_BOUND_S, why, sizeof(why), &err);
+	if (rc < 0) {
 		fprintf(stderr, "sched-workloads: %s\n", err.msg);
 		ret = err.code;
+	} else if (rc) {
+		fprintf(stderr, "sched-workloads: canary: %s\n", why);
+		ret = SW_EXIT_SKIP;
 	} else if (metric_set_write_json(&set, stdout)) {
 		fprintf(stderr, "sched-workloads: canary: cannot write to stdout\n");
 		ret = SW_EXIT_RUN_ERROR;

@@ -25,6 +25,9 @@ static int run_battery(int argc, char **argv, int record)
 				"runs of each workload in a round"),
 		OPT_BASELINES(&o.baseline_dir),
 		OPT_CONFIRM_GAP(&o.confirm_gap_s),
+		OPT_SECONDS("time-limit", 'T', &o.time_limit_s, 0, 1e6, "S",
+			    "no round nor repetition starts after S s of the\n"
+			    "battery; what is left SKIPs (0: no limit)"),
 	};
 	const struct cmd_usage u = {
 		.cmd = argv[0],

@@ -349,8 +349,9 @@ int detectable_tail(const struct event_samples *base,
 	memset(out, 0, sizeof(*out));
 	if (!base->n || !reps || reps > METRIC_MAX_REPS)
 		return -1;
-	key = hash_bytes(hash_common(rule, reps, rounds, def->tail), &def->q,
-			 sizeof(def->q));
+	/* the metric too: an overrun share and a count differ in unit */
+	key = hash_bytes(hash_common(rule, reps, rounds, def->tail), def->name,
+			 strlen(def->name));
 	for (r = 0; r < base->n; r++) {
 		const struct event_hist *h = &base->rep[r];
 

@@ -349,6 +349,14 @@ static void confirm_absolute(const struct check *ck,
 		append(r->diag, sizeof(r->diag), "; round 1: %s", first);
 		return;
 	}
+	if (in->confirm && in->nrounds < VERDICT_ROUNDS &&
+	    in->no_more_rounds) {
+		r->status = V_SKIP;
+		snprintf(r->diag, sizeof(r->diag),
+			 "%s: %s was beyond its bound in round 1 and could not be judged again: %s; round 1: %s",
+			 ms->entity, ck->def->name, in->no_more_rounds, first);
+		return;
+	}
 	if (in->confirm && in->nrounds < VERDICT_ROUNDS) {
 		r->status = V_PASS;
 		r->pending = 1;
@@ -674,6 +682,14 @@ static void judge_baseline(const struct check *ck,
 	for (i = 1; i < nr && !clean; i++)
 		if (rc[i].ch.kind != CHANGE_REGRESSION)
 			clean = i;
+	if (!clean && in->confirm && nr < VERDICT_ROUNDS &&
+	    in->no_more_rounds) {
+		r->status = V_SKIP;
+		snprintf(r->diag, sizeof(r->diag),
+			 "%s: %s regressed and could not be confirmed: %s; first round: %s",
+			 ms->entity, ck->def->name, in->no_more_rounds, first);
+		return;
+	}
 	if (!clean && in->confirm && nr < VERDICT_ROUNDS) {
 		r->status = V_PASS;
 		r->pending = 1;
@@ -844,10 +860,13 @@ int verdict_detectable(const struct verdict_block *vb,
 			if (r.has_detect)
 				detectable_describe(&r.detect, ck->def->unit,
 						    r.diag, sizeof(r.diag));
+			else if (ck->def->tail != TAIL_NONE)
+				snprintf(r.diag, sizeof(r.diag),
+					 "the baseline has no events of series %s (recorded before tails were judged on events)",
+					 ck->def->series);
 			else
 				snprintf(r.diag, sizeof(r.diag),
-					 "%s: %s: the baseline has no value for it",
-					 ms->entity, ck->def->name);
+					 "the baseline has no value for it");
 			if (push_result(out, &r))
 				return -1;
 		}

@@ -75,6 +75,11 @@ struct verdict_input {
 	unsigned long long lost_events;	/* > 0: trace checks are errors */
 	int extend;	/* a split absolute check may ask for repetitions */
 	int confirm;	/* a regression may ask for another round */
+	/*
+	 * Why no other round will come (the battery's time limit), or NULL:
+	 * what would wait for one SKIPs saying so.
+	 */
+	const char *no_more_rounds;
 	int confirm_bounds;	/* so may a bound missed (3+ repetitions) */
 };
 

@@ -6,7 +6,9 @@
  * Every thread measures into an array allocated and touched before its
  * phase starts, so nothing allocates or takes a lock while it measures. A
  * thread that cannot finish (its partner never came) gives up a second
- * after its phase should have ended: joining never hangs.
+ * after its phase should have ended; every thread stops at the canary's
+ * bound or a signal, and one kept off its CPU past the bound is not
+ * waited for: joining never hangs.
  */
 #include <errno.h>
 #include <linux/futex.h>
@@ -22,8 +24,10 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "machine/canary.h"
+#include "lib/cleanup.h"
 #include "lib/stats.h"
+#include "machine/canary.h"
+#include "machine/task_load.h"
 
 #define NSEC_PER_MSEC	1000000ull
 #define NSEC_PER_SEC	1000000000ull
@@ -50,8 +54,18 @@
 /* Time for the threads of a phase to start, pin and block. */
 #define SETUP_NS	(20 * NSEC_PER_MSEC)
 #define GIVE_UP_NS	NSEC_PER_SEC
+/* How often a join looks for a signal. */
+#define JOIN_SLICE_NS	(50 * NSEC_PER_MSEC)
 
 enum canary_role { ROLE_LOOP, ROLE_LIBM, ROLE_TIMER, ROLE_WAKER, ROLE_WAKEE };
+
+/* When every thread of the canary stops: at the bound, or a signal. */
+struct canary_stop {
+	uint64_t deadline_ns;
+	int why;		/* STOP_*, set once, read by every thread */
+};
+
+enum { STOP_NONE, STOP_BOUND, STOP_SIGNAL, STOP_LEFT };
 
 /* What a waker and its wakee share. */
 struct canary_pair {
@@ -61,6 +75,7 @@ struct canary_pair {
 
 struct canary_thread {
 	pthread_t tid;
+	struct canary_stop *stop;
 	enum canary_role role;
 	int cpu;
 	size_t setsize;		/* CPU_ALLOC_SIZE for pinning */
@@ -136,6 +151,22 @@ static double libm_spin(uint32_t n)
 	return r;
 }
 
+/* Whether to stop now; checked between one step of work and the next. */
+static int must_stop(struct canary_stop *st)
+{
+	int why = __atomic_load_n(&st->why, __ATOMIC_RELAXED);
+
+	if (why)
+		return why;
+	if (cleanup_interrupted())
+		why = STOP_SIGNAL;
+	else if (now_mono_ns() > st->deadline_ns)
+		why = STOP_BOUND;
+	if (why)
+		__atomic_store_n(&st->why, why, __ATOMIC_RELAXED);
+	return why;
+}
+
 static void record(struct canary_thread *t, double v)
 {
 	if (t->n < t->cap)
@@ -152,7 +183,7 @@ static void loop_run(struct canary_thread *t)
 	int c;
 
 	sleep_until(t->start_ns);
-	for (c = 0; c <= LOOP_CHUNKS; c++) {
+	for (c = 0; c <= LOOP_CHUNKS && !must_stop(t->stop); c++) {
 		t0 = now_mono_ns();
 		if (libm)
 			r += libm_spin(iters);
@@ -174,7 +205,7 @@ static void timer_run(struct canary_thread *t)
 	uint64_t exp, now;
 	int i;
 
-	for (i = 0; i < WARMUP + TIMER_PERIODS; i++) {
+	for (i = 0; i < WARMUP + TIMER_PERIODS && !must_stop(t->stop); i++) {
 		exp = t->start_ns + (uint64_t)i * TIMER_PERIOD_NS;
 		sleep_until(exp);
 		now = now_mono_ns();
@@ -198,7 +229,7 @@ static void waker_run(struct canary_thread *t)
 	struct canary_pair *p = t->pair;
 	uint32_t i;
 
-	for (i = 0; i < WARMUP + WAKES; i++) {
+	for (i = 0; i < WARMUP + WAKES && !must_stop(t->stop); i++) {
 		sleep_until(t->start_ns + (uint64_t)i * WAKE_PERIOD_NS);
 		__atomic_store_n(&p->sent_ns, now_mono_ns(), __ATOMIC_RELAXED);
 		__atomic_store_n(&p->seq, i + 1, __ATOMIC_RELEASE);
@@ -219,7 +250,8 @@ static void wakee_run(struct canary_thread *t)
 	uint64_t woke, sent;
 	long r;
 
-	while (seen < WARMUP + WAKES && now_mono_ns() < t->give_up_ns) {
+	while (seen < WARMUP + WAKES && now_mono_ns() < t->give_up_ns &&
+	       !must_stop(t->stop)) {
 		r = futex(&p->seq, FUTEX_WAIT_PRIVATE, seen, &poll);
 		woke = now_mono_ns();
 		s = __atomic_load_n(&p->seq, __ATOMIC_ACQUIRE);
@@ -274,13 +306,85 @@ static void *canary_thread_main(void *arg)
 	return NULL;
 }
 
+/* Joins @t by @until; 0, or -1 at @until or (@signals) at a signal. */
+static int join_until(struct canary_thread *t, uint64_t until, int signals)
+{
+	struct timespec ts;
+	uint64_t now, slice;
+
+	for (;;) {
+		now = now_mono_ns();
+		slice = until > now ? until - now : 0;
+		if (slice > JOIN_SLICE_NS)
+			slice = JOIN_SLICE_NS;
+		/* sliced: a signal does not end a timed join */
+		clock_gettime(CLOCK_REALTIME, &ts);
+		ts.tv_sec += slice / NSEC_PER_SEC;
+		ts.tv_nsec += slice % NSEC_PER_SEC;
+		if (ts.tv_nsec >= (long)NSEC_PER_SEC) {
+			ts.tv_sec++;
+			ts.tv_nsec -= NSEC_PER_SEC;
+		}
+		if (!pthread_timedjoin_np(t->tid, NULL, &ts))
+			return 0;
+		if ((signals && cleanup_interrupted()) ||
+		    now_mono_ns() >= until)
+			return -1;
+	}
+}
+
+/*
+ * A thread other tasks keep off its CPU (a higher real-time priority,
+ * all the time) would hold the canary, and even the process's exit,
+ * until they let it run: it may run on any CPU now, as a plain task,
+ * and stops at its next check.
+ */
+static void release(struct canary_thread *t)
+{
+	struct sched_param sp = { 0 };
+	cpu_set_t *all = CPU_ALLOC(t->setsize * 8);
+	size_t c;
+
+	if (all) {
+		CPU_ZERO_S(t->setsize, all);
+		for (c = 0; c < t->setsize * 8; c++)
+			CPU_SET_S(c, t->setsize, all);
+		pthread_setaffinity_np(t->tid, t->setsize, all);
+		CPU_FREE(all);
+	}
+	pthread_setschedparam(t->tid, SCHED_OTHER, &sp);
+}
+
+/*
+ * Joins @t, waiting until a second after the canary's bound, or until a
+ * signal; then it is released and gets a second more. One that still
+ * did not end is left to finish alone (-1: its memory must stay).
+ */
+static int join(struct canary_thread *t)
+{
+	int why, none = 0;
+
+	if (!join_until(t, t->stop->deadline_ns + GIVE_UP_NS, 1))
+		return 0;
+	why = cleanup_interrupted() ? STOP_SIGNAL : STOP_BOUND;
+	__atomic_compare_exchange_n(&t->stop->why, &none, why, 0,
+				    __ATOMIC_RELAXED, __ATOMIC_RELAXED);
+	release(t);
+	if (!join_until(t, now_mono_ns() + GIVE_UP_NS, 0))
+		return 0;
+	pthread_detach(t->tid);
+	__atomic_store_n(&t->stop->why, STOP_LEFT, __ATOMIC_RELAXED);
+	return -1;
+}
+
 /*
  * Starts @n threads and joins them all. A creation failure stops the
  * creating; those started still finish (or give up) and are joined.
+ * Returns 1 when one was left running (its memory must then stay).
  */
 static int run_threads(struct canary_thread *th, int n, struct sw_err *err)
 {
-	int i, created, ret = 0, e = 0;
+	int i, created, ret = 0, e = 0, left = 0;
 
 	for (created = 0; created < n; created++) {
 		e = pthread_create(&th[created].tid, NULL, canary_thread_main,
@@ -289,7 +393,9 @@ static int run_threads(struct canary_thread *th, int n, struct sw_err *err)
 			break;
 	}
 	for (i = 0; i < created; i++)
-		pthread_join(th[i].tid, NULL);
+		left |= join(&th[i]) != 0;
+	if (left)
+		return 1;
 	if (e)
 		return sw_err_set(err, SW_EXIT_RUN_ERROR,
 				  "canary: cannot create a thread: %s",
@@ -456,10 +562,14 @@ static int collect(const struct canary_thread *t, struct canary_cpu *cpu,
 	return 0;
 }
 
-/* loop, libm then timer: one thread per CPU, all CPUs at once. */
+/*
+ * loop, libm then timer: one thread per CPU, all CPUs at once. Returns 0,
+ * 1 when a thread was left running (its memory stays), -1 on error.
+ */
 static int phase_per_cpu(enum canary_role role, const int *ids, int m,
-			 size_t setsize, struct canary_cpu *cpus,
-			 struct canary_cpu *sys, struct sw_err *err)
+			 size_t setsize, struct canary_stop *stop,
+			 struct canary_cpu *cpus, struct canary_cpu *sys,
+			 struct sw_err *err)
 {
 	size_t cap = role == ROLE_TIMER ? TIMER_PERIODS : LOOP_CHUNKS;
 	struct canary_thread *th = threads_alloc(m, cap);
@@ -469,6 +579,7 @@ static int phase_per_cpu(enum canary_role role, const int *ids, int m,
 	if (!th)
 		return sw_err_set(err, SW_EXIT_RUN_ERROR, "canary: out of memory");
 	for (i = 0; i < m; i++) {
+		th[i].stop = stop;
 		th[i].role = role;
 		th[i].cpu = ids[i];
 		th[i].setsize = setsize;
@@ -476,8 +587,12 @@ static int phase_per_cpu(enum canary_role role, const int *ids, int m,
 		th[i].start_ns = start + (role == ROLE_TIMER ?
 					  TIMER_PERIOD_NS * i / m : 0);
 	}
-	if (run_threads(th, m, err))
+	ret = run_threads(th, m, err);
+	if (ret > 0)
+		return 1;	/* a thread left running keeps its memory */
+	if (ret)
 		goto out;
+	ret = -1;
 	for (i = 0; i < m; i++)
 		if (collect(&th[i], &cpus[i], sys))
 			goto nomem;
@@ -492,11 +607,13 @@ out:
 
 /*
  * One round of cross-CPU wakeups: wakee k runs on CPU ids[tgt[k]],
- * its waker on ids[src[k]]; no CPU appears twice in a round.
+ * its waker on ids[src[k]]; no CPU appears twice in a round. Returns as
+ * phase_per_cpu().
  */
 static int wake_round(const int *ids, const int *tgt, const int *src, int np,
-		      size_t setsize, struct canary_cpu *cpus,
-		      struct canary_cpu *sys, struct sw_err *err)
+		      size_t setsize, struct canary_stop *stop,
+		      struct canary_cpu *cpus, struct canary_cpu *sys,
+		      struct sw_err *err)
 {
 	struct canary_pair *pairs = calloc(np, sizeof(*pairs));
 	struct canary_thread *th = threads_alloc(2 * np, WAKES);
@@ -510,6 +627,7 @@ static int wake_round(const int *ids, const int *tgt, const int *src, int np,
 	for (k = 0; k < np; k++) {
 		struct canary_thread *wakee = &th[2 * k], *waker = &th[2 * k + 1];
 
+		wakee->stop = waker->stop = stop;
 		wakee->role = ROLE_WAKEE;
 		wakee->cpu = ids[tgt[k]];
 		waker->role = ROLE_WAKER;
@@ -520,8 +638,12 @@ static int wake_round(const int *ids, const int *tgt, const int *src, int np,
 		wakee->give_up_ns = start + (WARMUP + WAKES) * WAKE_PERIOD_NS +
 				    GIVE_UP_NS;
 	}
-	if (run_threads(th, 2 * np, err))
+	ret = run_threads(th, 2 * np, err);
+	if (ret > 0)
+		return 1;	/* a thread left running keeps its memory */
+	if (ret)
 		goto out;
+	ret = -1;
 	for (k = 0; k < np; k++) {
 		if (collect(&th[2 * k], &cpus[tgt[k]], sys)) {
 			sw_err_set(err, SW_EXIT_RUN_ERROR, "canary: out of memory");
@@ -545,51 +667,100 @@ out:
  * round of its own.
  */
 static int phase_wake(const int *ids, int m, size_t setsize,
-		      struct canary_cpu *cpus, struct canary_cpu *sys,
-		      struct sw_err *err)
+		      struct canary_stop *stop, struct canary_cpu *cpus,
+		      struct canary_cpu *sys, struct sw_err *err)
 {
-	int tgt[CANARY_MAX_CPUS], src[CANARY_MAX_CPUS], np, k;
+	int tgt[CANARY_MAX_CPUS], src[CANARY_MAX_CPUS], np, k, ret;
 
 	np = 0;
 	for (k = 0; k + 1 < m; k += 2) {
 		tgt[np] = k;
 		src[np++] = k + 1;
 	}
-	if (np && wake_round(ids, tgt, src, np, setsize, cpus, sys, err))
-		return -1;
+	ret = np ? wake_round(ids, tgt, src, np, setsize, stop, cpus, sys,
+			      err) : 0;
+	if (ret || must_stop(stop))
+		return ret;
 	np = 0;
 	for (k = 1; k < m; k += 2) {
 		tgt[np] = k;
 		src[np++] = k - 1;
 	}
-	if (np && wake_round(ids, tgt, src, np, setsize, cpus, sys, err))
-		return -1;
-	if (m >= 3 && m % 2) {
-		tgt[0] = m - 1;
-		src[0] = 0;
-		return wake_round(ids, tgt, src, 1, setsize, cpus, sys, err);
-	}
-	return 0;
+	ret = np ? wake_round(ids, tgt, src, np, setsize, stop, cpus, sys,
+			      err) : 0;
+	if (ret || must_stop(stop) || m < 3 || !(m % 2))
+		return ret;
+	tgt[0] = m - 1;
+	src[0] = 0;
+	return wake_round(ids, tgt, src, 1, setsize, stop, cpus, sys, err);
 }
 
-int canary_measure(struct metric_set *set, struct sw_err *err)
+/* Why the canary stopped short, into @why; 1. */
+static int stopped(int why_stopped, double bound_s,
+		   const struct task_load *before, char *why, size_t len)
+{
+	struct task_load after;
+	char who[128];
+
+	if (why_stopped == STOP_SIGNAL || cleanup_interrupted()) {
+		snprintf(why, len, "interrupted");
+		return 1;
+	}
+	if (task_load_read(&after))
+		snprintf(who, sizeof(who), "/proc unreadable");
+	else
+		task_load_heaviest(before, &after, who, sizeof(who));
+	task_load_free(&after);
+	snprintf(why, len,
+		 "the canary could not measure the machine within %.0f s: other tasks took its CPUs, the heaviest %s",
+		 bound_s, who);
+	return 1;
+}
+
+int canary_measure(struct metric_set *set, double bound_s, char *why,
+		   size_t len, struct sw_err *err)
 {
 	struct canary_cpu cpus[CANARY_MAX_CPUS] = { 0 }, sys = { 0 };
-	int ids[CANARY_MAX_CPUS], m, i, ret = -1;
+	/* on the heap: a thread left running still reads it */
+	struct canary_stop *stop = calloc(1, sizeof(*stop));
+	int ids[CANARY_MAX_CPUS], m, i, ret = -1, why_stopped;
+	static const enum canary_role per_cpu[] = {
+		ROLE_LOOP, ROLE_LIBM, ROLE_TIMER,
+	};
+	struct task_load before = { 0 };
 	size_t setsize = 0;
 	char name[32];
 
+	if (!stop)
+		return sw_err_set(err, SW_EXIT_RUN_ERROR, "canary: out of memory");
 	m = pick_cpus(ids, &setsize, err);
-	if (!m)
+	if (!m) {
+		free(stop);
 		return -1;
+	}
+	stop->deadline_ns = now_mono_ns() + (uint64_t)(bound_s * NSEC_PER_SEC);
+	/* without /proc, a canary past its bound names no one */
+	task_load_read(&before);
 	sys.fifo = 1;
 	for (i = 0; i < m; i++)
 		cpus[i].fifo = 1;
-	if (phase_per_cpu(ROLE_LOOP, ids, m, setsize, cpus, &sys, err) ||
-	    phase_per_cpu(ROLE_LIBM, ids, m, setsize, cpus, &sys, err) ||
-	    phase_per_cpu(ROLE_TIMER, ids, m, setsize, cpus, &sys, err) ||
-	    phase_wake(ids, m, setsize, cpus, &sys, err))
+	for (i = 0; i < (int)ARRAY_SIZE(per_cpu) && !must_stop(stop); i++) {
+		ret = phase_per_cpu(per_cpu[i], ids, m, setsize, stop, cpus,
+				    &sys, err);
+		if (ret < 0)
+			goto out;
+	}
+	ret = must_stop(stop) ? 0 : phase_wake(ids, m, setsize, stop, cpus,
+						&sys, err);
+	if (ret < 0)
 		goto out;
+	/* what a thread or a check between phases saw, not the clock now */
+	why_stopped = __atomic_load_n(&stop->why, __ATOMIC_RELAXED);
+	if (why_stopped) {
+		ret = stopped(why_stopped, bound_s, &before, why, len);
+		goto out;
+	}
+	ret = -1;
 	for (i = 0; i < m; i++) {
 		snprintf(name, sizeof(name), "cpu%d", ids[i]);
 		if (metric_set_add_entity(set, &canary_metric_table,
@@ -605,6 +776,9 @@ int canary_measure(struct metric_set *set, struct sw_err *err)
 nomem:
 	sw_err_set(err, SW_EXIT_RUN_ERROR, "canary: out of memory");
 out:
+	if (__atomic_load_n(&stop->why, __ATOMIC_RELAXED) != STOP_LEFT)
+		free(stop);
+	task_load_free(&before);
 	for (i = 0; i < m; i++) {
 		series_free(&cpus[i].loop);
 		series_free(&cpus[i].libm);

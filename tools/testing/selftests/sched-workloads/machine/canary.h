@@ -24,6 +24,8 @@
  */
 #define CANARY_MAX_CPUS		8
 #define CANARY_FIFO_PRIO	50
+/* Its bound in a run: five times what it takes on an idle machine. */
+#define CANARY_BOUND_S		5
 
 /* What each row of the canary's table measures (its metric_def.arg). */
 enum canary_value {
@@ -73,10 +75,20 @@ enum canary_value {
  * load leaves loop_ns alone. It cannot see a scheduling decision (the
  * point), nor a drift shorter than itself.
  *
- * Returns 0, or -1 with @err set (SW_EXIT_RUN_ERROR) when a thread
- * cannot be created or pinned.
+ * It ends within @bound_s whatever runs beside it: its threads stop at
+ * the bound, or at a signal (lib/cleanup.h), between one step of work
+ * and the next (a timer period, a chunk of a loop). A thread other tasks
+ * keep off its CPU past the bound and a second more is left to finish
+ * on its own; its memory is then not freed.
+ *
+ * Returns 0; 1 when it stopped before it measured everything, @why
+ * saying why ("interrupted", or the bound passed and the thread of
+ * another process that took most of the CPUs meanwhile, from
+ * machine/task_load.h); -1 with @err set (SW_EXIT_RUN_ERROR) when a
+ * thread cannot be created or pinned.
  */
-int canary_measure(struct metric_set *set, struct sw_err *err);
+int canary_measure(struct metric_set *set, double bound_s, char *why,
+		   size_t len, struct sw_err *err);
 /* Its rows of the metric registry (source SRC_CANARY). */
 extern const struct metric_table canary_metric_table;
 

@@ -7,6 +7,13 @@
  * between first rounds once their gap has passed, then, waiting for their
  * gaps, those still due. Results are printed in file-name order as they
  * become final (run/session.c).
+ *
+ * Every phase is bounded (the canary, rt-app, the gaps), and so is the
+ * battery: past opts->time_limit_s (kselftest's timeout less a margin)
+ * no round nor repetition starts. A workload not started SKIPs, one
+ * whose confirmation is still due is judged on the rounds it has, its
+ * unconfirmed checks SKIP (judge/verdict.c): whatever runs beside it,
+ * the battery ends within the timeout with every workload accounted for.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -93,11 +100,29 @@ static int wait_gap(const struct wl *wl)
 			  wl->w.name, left, wl->p.nrounds + 1,
 			  wl->s->o.confirm_gap_s);
 	while (gap_left(wl) > 0) {
-		if (cleanup_interrupted())
+		if (cleanup_interrupted() || session_out_of_time(wl->s))
 			return -1;
 		usleep(200 * 1000);
 	}
 	return 0;
+}
+
+/* Past the time limit: what waits for a round is judged without it. */
+static void close_pending(struct session *s)
+{
+	struct wl *wl;
+	int i;
+
+	for (i = 0; i < s->total; i++) {
+		wl = &s->wls[i];
+		if (wl->state != WL_PENDING)
+			continue;
+		wl->p.no_more = session_out_of_time(s);
+		if (rounds_judge(&wl->p))
+			continue;	/* out of memory: stays "interrupted" */
+		session_finish(wl, NULL);
+	}
+	session_flush(s);
 }
 
 /*
@@ -111,13 +136,20 @@ static void confirmations(struct session *s, int wait)
 	int i;
 
 	while (!cleanup_interrupted()) {
+		if (session_out_of_time(s)) {
+			close_pending(s);
+			return;
+		}
 		due = NULL;
 		for (i = 0; i < s->total; i++)
 			if (s->wls[i].state == WL_PENDING &&
 			    (!due || gap_left(&s->wls[i]) < gap_left(due)))
 				due = &s->wls[i];
-		if (!due || (!wait && gap_left(due) > 0) || wait_gap(due))
+		if (!due || (!wait && gap_left(due) > 0))
 			return;
+		/* cut short by a signal or the time limit: seen above */
+		if (wait_gap(due))
+			continue;
 		ktap_diag("%s: round %zu: judging %zu checks again",
 			  due->w.name, due->p.nrounds + 1,
 			  verdict_pending(&due->p.res));
@@ -146,11 +178,18 @@ static void first_rounds(struct session *s)
 			session_error(wl, &err);
 	}
 	for (i = 0; i < s->total && !cleanup_interrupted(); i++) {
-		if (s->wls[i].state != WL_NEW)
+		wl = &s->wls[i];
+		if (wl->state != WL_NEW)
 			continue;
 		confirmations(s, 0);
-		if (run_round(&s->wls[i], &err))
-			session_error(&s->wls[i], &err);
+		if (session_out_of_time(s)) {
+			wl->status = V_SKIP;
+			snprintf(wl->reason, sizeof(wl->reason),
+				 "%s before it started", session_out_of_time(s));
+			wl->state = WL_DONE;
+		} else if (run_round(wl, &err)) {
+			session_error(wl, &err);
+		}
 		session_flush(s);
 	}
 }

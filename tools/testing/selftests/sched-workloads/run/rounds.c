@@ -38,8 +38,9 @@ static int take_rep(struct rounds *p, const struct rounds_source *src,
 	return ret;
 }
 
-static int take_canary(const struct rounds_source *src, size_t idx,
-		       struct round *rd, struct sw_err *err)
+/* 0, 1 when the round must stop before its repetitions, -1 on error. */
+static int take_canary(struct rounds *p, const struct rounds_source *src,
+		       size_t idx, struct round *rd, struct sw_err *err)
 {
 	struct metric_set set = { 0 };
 	char why[256];
@@ -51,6 +52,10 @@ static int take_canary(const struct rounds_source *src, size_t idx,
 	if (!ret && sample_set_add_rep(&rd->canary, &set))
 		ret = sw_err_set(err, SW_EXIT_RUN_ERROR, "out of memory");
 	metric_set_free(&set);
+	if (ret == 2) {
+		snprintf(p->stopped, sizeof(p->stopped), "%s", why);
+		return 1;
+	}
 	/* No canary (refused, or none recorded): rounds go on without. */
 	return ret < 0 ? -1 : 0;
 }
@@ -64,6 +69,7 @@ int rounds_judge(struct rounds *p)
 		.settings = p->settings, .lost_events = p->lost_events,
 		.extend = p->extend && p->nrounds == 1,
 		.confirm = p->confirm,
+		.no_more_rounds = p->no_more,
 		/* one repetition asked for: judged on what was asked */
 		.confirm_bounds = p->confirm && p->extend,
 	};
@@ -94,8 +100,7 @@ int rounds_add(struct rounds *p, const struct rounds_source *src, size_t idx,
 		p->nrounds++;
 	}
 	p->stopped[0] = '\0';
-	if (take_canary(src, idx, rd, err))
-		return -1;
+	ret = take_canary(p, src, idx, rd, err);
 	for (i = 0; i < reps && !ret; i++)
 		ret = take_rep(p, src, idx, rd, err);
 	rd->end_s = src->now(src->ctx, idx);

@@ -29,7 +29,10 @@ struct rounds_source {
 	 */
 	int (*rep)(void *ctx, size_t round, struct metric_set *set, int *id,
 		   char *why, size_t len, struct sw_err *err);
-	/* The canary before round @round; 1: none (the reason in @why). */
+	/*
+	 * The canary before round @round; 1: none (the reason in @why), the
+	 * round goes on; 2: the round stops before its repetitions (why).
+	 */
 	int (*canary)(void *ctx, size_t round, struct metric_set *set,
 		      char *why, size_t len, struct sw_err *err);
 	/* Seconds on a monotonic clock, for the times of round @round. */
@@ -52,6 +55,7 @@ struct rounds {
 	const char *no_base;
 	struct json_object *settings;	/* in force during the run */
 	int extend, confirm;		/* verdict_input's */
+	const char *no_more;		/* verdict_input.no_more_rounds */
 	struct round round[VERDICT_ROUNDS];
 	size_t nrounds;
 	unsigned long long lost_events;

@@ -36,6 +36,22 @@ void battery_opts_init(struct battery_opts *o, int baseline)
 	o->buffer_kb = BATTERY_BUFFER_KB;
 	o->repetitions = baseline ? BATTERY_BASELINE_REPS : BATTERY_REPS;
 	o->confirm_gap_s = BATTERY_CONFIRM_GAP_S;
+	o->time_limit_s = baseline ? 0 : BATTERY_TIME_LIMIT_S;
+}
+
+const char *session_out_of_time(struct session *s)
+{
+	double ran = (now_mono_ns() - s->t0) / 1e9;
+
+	if (s->out_of_time[0])
+		return s->out_of_time;
+	if (!s->o.time_limit_s || ran < s->o.time_limit_s)
+		return NULL;
+	snprintf(s->out_of_time, sizeof(s->out_of_time),
+		 "out of time: the battery's time limit of %g s (-T) was reached",
+		 s->o.time_limit_s);
+	ktap_diag("%s after %.0f s: no more rounds start", s->out_of_time, ran);
+	return s->out_of_time;
 }
 
 static double now_s(void *ctx, size_t round)
@@ -116,6 +132,10 @@ static int live_rep(void *ctx, size_t round, struct metric_set *set, int *id,
 	for (;;) {
 		if (cleanup_interrupted())
 			return sw_err_set(err, SW_EXIT_RUN_ERROR, "interrupted");
+		if (session_out_of_time(wl->s)) {
+			snprintf(why, len, "%s", session_out_of_time(wl->s));
+			return 1;
+		}
 		*id = wl->next_rep++;
 		if (results_rep_dir(dir, sizeof(dir), wl->dir, *id))
 			return sw_err_set(err, SW_EXIT_RUN_ERROR,
@@ -163,15 +183,22 @@ static int live_canary(void *ctx, size_t round, struct metric_set *set,
 
 	(void)round;
 	(void)err;
-	rc = canary_measure(set, &cerr);
+	rc = canary_measure(set, CANARY_BOUND_S, why, len, &cerr);
 	wl->s->canary_s += (now_mono_ns() - t) / 1e9;
 	/* Without a canary a round still runs: it only explains less. */
-	if (rc) {
+	if (rc < 0) {
 		snprintf(why, len, "%s", cerr.msg);
 		ktap_diag("%s: no canary: %s", wl->w.name, why);
 		return 1;
 	}
-	return 0;
+	/* A machine the canary cannot measure in time runs no workload. */
+	if (rc && !cleanup_interrupted()) {
+		char stop[256];
+
+		snprintf(stop, sizeof(stop), "%s", why);
+		snprintf(why, len, "machine too busy: %s", stop);
+	}
+	return rc ? 2 : 0;
 }
 
 const struct rounds_source *session_source(struct wl *wl,

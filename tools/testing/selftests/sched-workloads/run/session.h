@@ -40,6 +40,13 @@
  * two; three rounds at least a minute apart span more than two.
  */
 #define BATTERY_CONFIRM_GAP_S	60
+/*
+ * A battery's time limit: kselftest's timeout (settings: 900 s) less
+ * what may still run past the limit: the repetition in flight (rt-app
+ * killed at 1.5 times its duration plus 10 s, then its trace and
+ * analysis) and the summary. No round or repetition starts after it.
+ */
+#define BATTERY_TIME_LIMIT_S	840
 
 /* The options of a battery, judging or recording baselines. */
 struct battery_opts {
@@ -50,6 +57,7 @@ struct battery_opts {
 	size_t buffer_kb;		/* trace buffer per CPU */
 	int repetitions;		/* of each workload, in each round */
 	double confirm_gap_s;		/* least time between two rounds */
+	double time_limit_s;		/* 0: none (run/battery.c) */
 };
 
 /* The defaults above, for a run or for recording @baseline. */
@@ -97,6 +105,7 @@ struct session {
 	struct fingerprint fp;
 	int lock;
 	uint64_t t0;
+	char out_of_time[160];	/* why no more rounds start, once so */
 	struct repetition_cost cost;	/* where the time went */
 	double canary_s;
 };
@@ -110,6 +119,11 @@ struct session {
  */
 int session_open(struct session *s, const struct battery_opts *o,
 		 char *const names[], int n);
+/*
+ * NULL while the battery's time limit is ahead (or there is none); else
+ * why no round nor repetition may start any more.
+ */
+const char *session_out_of_time(struct session *s);
 /*
  * Everything before a workload's first round: its prerequisites, its
  * directory and the copy of its file; a workload the kernel must refuse

@@ -7,12 +7,14 @@ lock, so no two live runs (or another engineer's battery) overlap.
 import json
 import os
 import re
+import shutil
 import signal
 import subprocess
 import tempfile
 import time
 import unittest
 
+import swtest
 from swtest import (BINARY, CHILD_ENV, EXIT_FAIL, EXIT_PASS, EXIT_SKIP,
                     fixture, ktap_results, live_lock, load_json, results_dir,
                     sw, tracing_instances)
@@ -494,6 +496,156 @@ class TestBusyMachine(unittest.TestCase):
         self.assertEqual(w["status"], "SKIP")
         self.assertIn("machine too busy", w["comment"])
         self.assertNotEqual(tests["sched-workloads"]["status"], "PASS")
+
+
+@unittest.skipUnless(IS_ROOT, "live tests need root")
+class TestTimeLimit(unittest.TestCase):
+    """Past the battery's time limit (-T) no round nor repetition starts:
+    a workload waiting for its confirmation round is judged on the round
+    it has, the check that waited skipping "out of time", and a workload
+    not started skips saying so."""
+    LIVE = True
+    # 1 s, ~100 passes: beyond "at most 1" in round 1, so a confirmation
+    # round is due 60 s later (-g), past the limit
+    BEYOND = {
+        "sched-workloads": {
+            "description": "beyond its bound in round 1",
+            "checks": [{"metric": "passes", "task": "t", "max": 1,
+                        "why": "never holds: round 2 is due"}]},
+        "global": {"duration": 1, "default_policy": "SCHED_OTHER"},
+        "tasks": {"t": {"loop": -1, "run": 1000,
+                        "timer": {"ref": "t", "period": 10000}}},
+    }
+
+    def test_round_due_after_the_limit(self):
+        # round 1 ends within ~6 s; round 2 would start at 60 s
+        with tempfile.TemporaryDirectory() as tmp:
+            path = os.path.join(tmp, "beyond-then-late.json")
+            with open(path, "w") as f:
+                json.dump(self.BEYOND, f)
+            with live_lock():
+                r = sw("run", "-T", "15", "-g", "60", "-r", RESULTS, path,
+                       timeout=300)
+        res = {name: d for indent, ok, name, d in ktap_results(r.stdout)}
+        self.assertRegex(res["beyond-then-late.t.passes"],
+                         r"^SKIP t: passes was beyond its bound in round 1 "
+                         r"and could not be judged again: out of time: the "
+                         r"battery's time limit of 15 s \(-T\) was "
+                         r"reached", r.stdout)
+        self.assertIn("beyond-then-late", res, r.stdout)
+
+    def test_not_started(self):
+        with live_lock():
+            r = sw("run", "-T", "0.001", "-r", RESULTS, "timer-idle",
+                   "periodic-light", timeout=120)
+        top = {name: d for indent, ok, name, d in ktap_results(r.stdout)
+               if indent == 0}
+        why = ("SKIP out of time: the battery's time limit of 0.001 s (-T) "
+               "was reached before it started")
+        self.assertEqual(top, {"timer-idle": why, "periodic-light": why},
+                         r.stdout)
+
+
+# A workload the machine is too busy for ends within this: a canary (5 s
+# and a second for a thread kept off its CPU) and three disturbed
+# repetitions, each at most 1.5 times its 3 s plus 10 s, and 2 s to save
+# and analyse.
+WORKLOAD_BOUND_S = 6 + 3 * (1.5 * 3 + 10 + 2)
+
+
+def threads_of(pid):
+    try:
+        return len(os.listdir("/proc/%d/task" % pid))
+    except OSError:
+        return 0
+
+
+@unittest.skipUnless(IS_ROOT, "live tests need root")
+class TestRtNeighbour(unittest.TestCase):
+    """Another user's real-time thread (tests/rt_neighbour.c). SCHED_FIFO
+    50 running 20 us of every 50 us: the battery ends within its time
+    bound, each workload skipped as "machine too busy" with the neighbour
+    named; SIGINT while the canary measures (its threads up, no rt-app
+    yet) ends the run within 2 s, the machine as found. SCHED_FIFO 99 all
+    the time on one CPU: the canary cannot measure within its bound, and
+    says who took the CPU."""
+    LIVE = True
+    WORKLOADS = ["periodic-light", "timer-idle", "cfs-yield"]
+
+    @classmethod
+    def setUpClass(cls):
+        swtest.setup_checker(cls, "rt_neighbour", [])
+
+    @classmethod
+    def tearDownClass(cls):
+        shutil.rmtree(cls.tmp)
+
+    def neighbour(self, *argv):
+        p = subprocess.Popen([self.bin] + list(argv or ("50", "20", "50",
+                                                        "900")),
+                             stdout=subprocess.PIPE, text=True, env=self.env)
+        self.assertEqual(p.stdout.readline().strip(), "ready")
+        self.addCleanup(p.wait)
+        self.addCleanup(p.kill)
+        return p
+
+    def test_battery_skips_naming_it(self):
+        with live_lock():
+            nb = self.neighbour()
+            start = time.monotonic()
+            r = sw("run", "-r", RESULTS, *self.WORKLOADS, timeout=900)
+            took = time.monotonic() - start
+        top = {name: d for indent, ok, name, d in ktap_results(r.stdout)
+               if indent == 0}
+        self.assertEqual(sorted(top), sorted(self.WORKLOADS), r.stdout)
+        for w in self.WORKLOADS:
+            self.assertRegex(top[w], r"^SKIP machine too busy: .*"
+                             r"rt_neighbour \(pid %d, rt 50\)" % nb.pid)
+        self.assertLess(took, WORKLOAD_BOUND_S * len(self.WORKLOADS),
+                        r.stdout)
+
+    @unittest.skipUnless(os.cpu_count() > 1, "one CPU: nothing would run")
+    def test_starved_canary(self):
+        # SCHED_FIFO 99 all the time on the last CPU (the RT throttle
+        # leaves others 5%): the canary's thread there never runs
+        workloads = self.WORKLOADS[:2]
+        with live_lock():
+            nb = self.neighbour("99", "1000", "1000", "16",
+                                str(os.cpu_count() - 1))
+            start = time.monotonic()
+            r = sw("run", "-r", RESULTS, *workloads, timeout=300)
+            took = time.monotonic() - start
+        top = {name: d for indent, ok, name, d in ktap_results(r.stdout)
+               if indent == 0}
+        for w in workloads:
+            self.assertRegex(top[w], r"^SKIP machine too busy: the canary "
+                             r"could not measure the machine within 5 s: "
+                             r"other tasks took its CPUs, the heaviest "
+                             r"rt_neighbour \(pid %d, rt 99\)" % nb.pid,
+                             r.stdout)
+        # 5 s, a second for the starved thread, a second once released
+        self.assertLess(took, len(workloads) * 7 + 5, r.stdout)
+
+    def test_sigint_in_the_canary(self):
+        with live_lock():
+            self.neighbour()
+            p = subprocess.Popen([BINARY, "run", "-r", RESULTS,
+                                  *self.WORKLOADS], stdout=subprocess.PIPE,
+                                 text=True, env=CHILD_ENV)
+            deadline = time.monotonic() + 60
+            # the canary's threads measure, rt-app has not started
+            while threads_of(p.pid) < 2 or rtapp_processes(p.pid):
+                self.assertLess(time.monotonic(), deadline,
+                                "the canary never ran")
+                time.sleep(0.01)
+            p.send_signal(signal.SIGINT)
+            sent = time.monotonic()
+            out, _ = p.communicate(timeout=60)
+            took = time.monotonic() - sent
+        self.assertEqual(p.returncode, -signal.SIGINT, out)
+        self.assertLess(took, 2, out)
+        top = [d for indent, ok, name, d in ktap_results(out) if indent == 0]
+        self.assertEqual(top, ["SKIP interrupted"] * len(self.WORKLOADS), out)
 
 
 if __name__ == "__main__":

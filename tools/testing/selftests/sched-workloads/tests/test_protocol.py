@@ -650,9 +650,6 @@ class TestFalseAlarmRate(unittest.TestCase):
             shutil.rmtree(tmp)
 
 
-if __name__ == "__main__":
-    unittest.main()
-
 
 # Two instances of one machine class (machine/platform.h): the idle
 # driver and governor differ, nothing else.
@@ -730,3 +727,48 @@ class TestPlatform(unittest.TestCase):
         ok, diag = res["plat.%s.wu_lat.p50.vs-baseline" % self.rec.entity]
         self.assertTrue(diag.startswith("SKIP "), diag)
         self.assertIn("was recorded on another platform", diag)
+
+
+class TestBoundsFromSettings(unittest.TestCase):
+    """A bound over a sysctl reads it as the run recorded it while the
+    workload ran (settings.json, its own sysctls applied), not as the
+    machine has it when judged: a workload's sysctls are restored before
+    its checks may be judged (a baseline's, after its last pass over the
+    battery). Without the sysctl in the settings, /proc/sys decides."""
+
+    WL = dict(WORKLOAD, **{"sched-workloads": {
+        "description": "bound over a sysctl",
+        "checks": [{"metric": "wu_lat.p50", "task": "audio",
+                    "max": "sysctl:kernel.sched_rr_timeslice_ms * 10",
+                    "why": "a bound that follows a sysctl"}]}})
+
+    def judge(self, settings):
+        tmp = tempfile.mkdtemp(prefix="sw-bounds-")
+        try:
+            rec = Recording(tmp, "bounds", self.WL)
+            for start in (0, 70, 140):
+                rec.round([flat(300)] * 3, start_s=start)
+            rec.settings(settings)
+            base = rec.baseline(tmp, [flat(300)] * 5)
+            return rec.replay(base)
+        finally:
+            shutil.rmtree(tmp)
+
+    def test_recorded_value(self):
+        # 300 us against 20 * 10 = 200 as recorded: beyond in all three
+        # rounds: fails
+        r, res = self.judge({"kernel.sched_rr_timeslice_ms": "20"})
+        self.assertIn("expected <= 200 (sysctl:kernel.sched_rr_timeslice_ms"
+                      " * 10)", r.stdout)
+        self.assertEqual(r.returncode, EXIT_FAIL, r.stdout)
+
+    def test_machine_value_without_a_record(self):
+        with open("/proc/sys/kernel/sched_rr_timeslice_ms") as f:
+            now = int(f.read())
+        r, res = self.judge({})
+        self.assertIn("expected <= %d (sysctl:kernel.sched_rr_timeslice_ms"
+                      " * 10)" % (now * 10), r.stdout)
+
+
+if __name__ == "__main__":
+    unittest.main()
