@@ -650,7 +650,6 @@ class TestFalseAlarmRate(unittest.TestCase):
             shutil.rmtree(tmp)
 
 
-
 # Two instances of one machine class (machine/platform.h): the idle
 # driver and governor differ, nothing else.
 MENU = {"cpuidle.driver": "none", "cpuidle.governor": "menu",
