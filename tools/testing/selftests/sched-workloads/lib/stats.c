@@ -378,19 +378,22 @@ static double mwu_exact(const double *a, size_t na, const double *b,
 {
 	unsigned int ways[STATS_MWU_EXACT_MAX + 1][MWU_SUM2_MAX + 1];
 	size_t n = na + nb, i, k, s, r, eq, top;
+	/* no doubled rank exceeds 2 N: the sums that can occur, no more */
+	size_t smax = 2 * n * nb < MWU_SUM2_MAX ? 2 * n * nb : MWU_SUM2_MAX;
 	double hit = 0, all = 0;
 
-	memset(ways, 0, sizeof(ways));
+	for (k = 0; k <= nb; k++)
+		memset(ways[k], 0, (smax + 1) * sizeof(ways[k][0]));
 	ways[0][0] = 1;
 	for (i = 0; i < n; i++) {
 		r = rank2(pooled(a, na, b, i), a, na, b, nb, &eq);
 		/* Downwards in k so that each value is picked at most once. */
 		top = i < nb - 1 ? i : nb - 1;
 		for (k = top + 1; k-- > 0;)
-			for (s = 0; s + r <= MWU_SUM2_MAX; s++)
+			for (s = 0; s + r <= smax; s++)
 				ways[k + 1][s + r] += ways[k][s];
 	}
-	for (s = 0; s <= MWU_SUM2_MAX; s++) {
+	for (s = 0; s <= smax; s++) {
 		all += ways[nb][s];
 		if (dir > 0 ? s >= obs2 : s <= obs2)
 			hit += ways[nb][s];
@@ -520,23 +523,27 @@ static double hyper_log_pmf(uint64_t x, uint64_t n, uint64_t kk, uint64_t n2)
 double stats_fisher_greater(uint64_t k1, uint64_t n1, uint64_t k2,
 			    uint64_t n2)
 {
-	uint64_t n = n1 + n2, kk = k1 + k2, x, hi;
-	double top = -INFINITY, sum = 0;
+	uint64_t n = n1 + n2, kk = k1 + k2, x, hi, mode;
+	double top, term, sum = 0;
 
 	if (k1 > n1 || k2 > n2)
 		return NAN;
 	if (!k2)
 		return 1;
 	hi = kk < n2 ? kk : n2;
-	/* x >= k2 events drawn, and n2 - x non-events among n - kk. */
-	for (x = k2; x <= hi; x++)
-		if (n2 - x <= n - kk)
-			top = fmax(top, hyper_log_pmf(x, n, kk, n2));
+	/* unimodal: the largest term is at the mode or, past it, at k2 */
+	mode = (n2 + 1) * (kk + 1) / (n + 2);
+	mode = mode < k2 ? k2 : mode > hi ? hi : mode;
+	top = hyper_log_pmf(mode, n, kk, n2);
 	if (isinf(top))
 		return 0;
-	for (x = k2; x <= hi; x++)
-		if (n2 - x <= n - kk)
-			sum += exp(hyper_log_pmf(x, n, kk, n2) - top);
+	/* past the mode the terms only fall: stop when they no longer count */
+	for (x = k2; x <= hi; x++) {
+		term = exp(hyper_log_pmf(x, n, kk, n2) - top);
+		sum += term;
+		if (x > mode && term < 1e-17 * sum)
+			break;
+	}
 	return fmin(1, sum * exp(top));
 }
 
