@@ -100,6 +100,14 @@ static void deflate(uint64_t k, uint64_t n, double d, uint64_t *ko,
 		*ko = *no;
 }
 
+double compare_tail_p(uint64_t kb, uint64_t nb, uint64_t kc, uint64_t nc,
+		      double dispersion)
+{
+	deflate(kb, nb, dispersion, &kb, &nb);
+	deflate(kc, nc, dispersion, &kc, &nc);
+	return stats_fisher_greater(kb, nb, kc, nc);
+}
+
 void compare_tail(const struct event_samples *base,
 		  const struct event_samples *cur,
 		  const struct metric_def *def, const struct compare_rule *rule,
@@ -108,7 +116,6 @@ void compare_tail(const struct event_samples *base,
 	int side = def->tail == TAIL_HIGH ? 1 : -1;
 	double qd, chi2 = 0, df = 0, thr, share_b = 0, share_c = 0;
 	int beyond;
-	uint64_t kb, nb, kc, nc;
 	struct event_hist hb, hc;
 
 	memset(out, 0, sizeof(*out));
@@ -168,9 +175,8 @@ void compare_tail(const struct event_samples *base,
 	spread(base, qd, side, &chi2, &df);
 	spread(cur, qd, side, &chi2, &df);
 	tc->dispersion = df > 0 ? fmax(1, chi2 / df) : 1;
-	deflate(tc->kb, tc->nb, tc->dispersion, &kb, &nb);
-	deflate(tc->kc, tc->nc, tc->dispersion, &kc, &nc);
-	out->p = stats_fisher_greater(kb, nb, kc, nc);
+	out->p = compare_tail_p(tc->kb, tc->nb, tc->kc, tc->nc,
+				tc->dispersion);
 	out->significant = out->p <= COMPARE_TAIL_ALPHA;
 	/* The current quantile (share) is beyond what matters. */
 	if (def->tail == TAIL_NEGATIVE)

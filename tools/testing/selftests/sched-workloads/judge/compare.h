@@ -96,6 +96,13 @@ void compare_tail(const struct event_samples *base,
 		  const struct event_samples *cur,
 		  const struct metric_def *def, const struct compare_rule *rule,
 		  struct change *out, struct tail_change *tc);
+/*
+ * The test of compare_tail() on counts: @kb of @nb baseline events
+ * beyond t against @kc of @nc current ones, both divided by
+ * @dispersion. Returns the one-sided p of more beyond now.
+ */
+double compare_tail_p(uint64_t kb, uint64_t nb, uint64_t kc, uint64_t nc,
+		      double dispersion);
 const char *change_kind_name(enum change_kind kind);
 
 #endif /* SW_CHANGE_H */

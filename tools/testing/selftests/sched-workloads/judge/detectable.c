@@ -12,8 +12,8 @@
 #include "judge/detectable.h"
 #include "lib/stats.h"
 
-/* More draws of a tail round than this: drawn at random, not all. */
-#define DETECT_TAIL_ENUMERATE	500
+/* What-if runs of a tail check: each judges rounds of whole histograms. */
+#define DETECT_TAIL_RUNS	200
 #define DETECT_DOUBLINGS	40
 #define DETECT_PRECISION	1e-3	/* of the shift, relative */
 #define DETECT_SEED		0x5c4ed0e7ULL
@@ -123,28 +123,26 @@ static double smallest_shift(detect_share_fn share, void *ctx,
 	return hi;
 }
 
-/* The smallest shift every one of @rounds rounds detects often enough. */
-static double effect_of(detect_share_fn share, void *ctx,
-			const struct compare_rule *rule, int rounds,
-			double scale, double most)
-{
-	double target = pow(DETECT_POWER, 1.0 / (rounds > 0 ? rounds : 1));
-
-	return smallest_shift(share, ctx, rule, target, scale, most);
-}
-
 static void conclude(struct detectable *d)
 {
 	d->ratio = d->baseline ? d->effect / fabs(d->baseline) : NAN;
 	d->cannot = d->effect > DETECT_CANNOT * d->matters;
 }
 
+/*
+ * What-if runs of a check on repetitions. Each draws where the clean
+ * repetitions center and how they spread, as uncertain as the
+ * baseline's few repetitions leave them (the spread from its standard
+ * deviation and a chi-square draw, the center from its median and that
+ * spread over the repetitions), then its rounds: a run shares its machine
+ * across its rounds, so every round of it must regress.
+ */
 struct median_whatif {
 	const double *base;
 	size_t nb, reps;
-	double median, sd;
-	int bad;		/* +1: higher is worse, -1: lower is */
-	double *z;		/* DETECT_DRAWS rounds of @reps normal draws */
+	int rounds, bad;	/* bad: +1 higher is worse, -1 lower is */
+	double *center, *sd;	/* DETECT_DRAWS of each */
+	double *z;		/* DETECT_DRAWS * rounds * reps normal draws */
 };
 
 static double median_share(void *ctx, double shift,
@@ -152,15 +150,22 @@ static double median_share(void *ctx, double shift,
 {
 	const struct median_whatif *w = ctx;
 	double v[METRIC_MAX_REPS];
+	const double *z;
 	struct change ch;
 	size_t d, i, hit = 0;
+	int k;
 
 	for (d = 0; d < DETECT_DRAWS; d++) {
-		for (i = 0; i < w->reps; i++)
-			v[i] = w->median + w->bad * shift +
-			       w->sd * w->z[d * w->reps + i];
-		compare_samples(w->base, w->nb, v, w->reps, rule, &ch);
-		hit += ch.kind == CHANGE_REGRESSION;
+		for (k = 0; k < w->rounds; k++) {
+			z = w->z + (d * w->rounds + k) * w->reps;
+			for (i = 0; i < w->reps; i++)
+				v[i] = w->center[d] + w->bad * shift +
+				       w->sd[d] * z[i];
+			compare_samples(w->base, w->nb, v, w->reps, rule, &ch);
+			if (ch.kind != CHANGE_REGRESSION)
+				break;
+		}
+		hit += k == w->rounds;
 	}
 	return (double)hit / DETECT_DRAWS;
 }
@@ -179,15 +184,44 @@ static double std_dev(const double *v, size_t n)
 	return sqrt(ss / (n - 1));
 }
 
+/* The machines of the what-if runs, and their rounds' draws. */
+static int median_draws(struct median_whatif *w, double median, double sd)
+{
+	uint64_t seed = DETECT_SEED;
+	size_t d, i, nz = DETECT_DRAWS * w->rounds * w->reps;
+	double chi2, z;
+
+	w->center = malloc(DETECT_DRAWS * sizeof(*w->center));
+	w->sd = malloc(DETECT_DRAWS * sizeof(*w->sd));
+	w->z = malloc(nz * sizeof(*w->z));
+	if (!w->center || !w->sd || !w->z)
+		return -1;
+	for (d = 0; d < DETECT_DRAWS; d++) {
+		for (i = 0, chi2 = 0; i + 1 < w->nb; i++) {
+			z = normal(&seed);
+			chi2 += z * z;
+		}
+		w->sd[d] = chi2 > 0 ? sd * sqrt((w->nb - 1) / chi2) : sd;
+		/* a median's standard error: sqrt(pi / 2) times the mean's */
+		w->center[d] = median + w->sd[d] * normal(&seed) *
+			       sqrt(M_PI / 2 / w->nb);
+	}
+	for (i = 0; i < nz; i++)
+		w->z[i] = normal(&seed);
+	return 0;
+}
+
 int detectable_samples(const double *base, size_t nb,
 		       const struct compare_rule *rule, size_t reps,
 		       int rounds, struct detectable *out)
 {
 	struct median_whatif w = {
 		.base = base, .nb = nb, .reps = reps, .bad = -rule->better,
+		.rounds = rounds > 0 ? rounds : 1,
 	};
-	uint64_t seed = DETECT_SEED, key;
-	size_t i;
+	double median, sd;
+	uint64_t key;
+	int ret = -1;
 
 	memset(out, 0, sizeof(*out));
 	if (!nb || !reps || reps > METRIC_MAX_REPS)
@@ -196,85 +230,60 @@ int detectable_samples(const double *base, size_t nb,
 			 nb * sizeof(*base));
 	if (cache_get(key, out))
 		return 0;
-	w.median = stats_median(base, nb);
-	w.sd = std_dev(base, nb);
-	out->baseline = w.median;
-	out->matters = fmax(rule->rel * fabs(w.median), rule->abs);
+	median = stats_median(base, nb);
+	sd = std_dev(base, nb);
+	out->baseline = median;
+	out->matters = fmax(rule->rel * fabs(median), rule->abs);
 	out->effect = INFINITY;
 	/* no direction declared: nothing is ever a regression */
 	if (rule->better) {
-		w.z = malloc(DETECT_DRAWS * reps * sizeof(*w.z));
-		if (!w.z)
-			return -1;
-		for (i = 0; i < DETECT_DRAWS * reps; i++)
-			w.z[i] = normal(&seed);
-		out->effect = effect_of(median_share, &w, rule, rounds,
-					fmax(fmax(out->matters, w.sd), 1e-9),
-					HUGE_VAL);
-		free(w.z);
+		if (median_draws(&w, median, sd))
+			goto out;
+		out->effect = smallest_shift(median_share, &w, rule,
+					     DETECT_POWER,
+					     fmax(fmax(out->matters, sd), 1e-9),
+					     HUGE_VAL);
 	}
 	conclude(out);
 	cache_put(key, out);
-	return 0;
+	ret = 0;
+out:
+	free(w.center);
+	free(w.sd);
+	free(w.z);
+	return ret;
 }
 
+/*
+ * What-if runs of a tail check. Each draws its machine as the baseline's
+ * repetitions drawn again with replacement (a bootstrap: what five
+ * repetitions say of the machine, no more), then its rounds from that
+ * machine's repetitions: every round of a run must regress.
+ */
 struct tail_whatif {
 	const struct event_samples *base;
 	const struct metric_def *def;
 	size_t reps;
+	int rounds;
 	struct event_hist moved[METRIC_MAX_REPS];
-	/* the rounds: indices into the baseline's repetitions, and weights */
-	size_t (*idx)[METRIC_MAX_REPS];
-	double *weight;
-	size_t nrounds;
+	size_t *idx;	/* DETECT_TAIL_RUNS * rounds * reps: base repetitions */
 };
 
-/* Every multiset of @w->reps of the baseline's repetitions, weighted. */
-static int enumerate(struct tail_whatif *w, size_t *cur, size_t depth,
-		     size_t from, size_t cap)
+static int tail_draws(struct tail_whatif *w)
 {
-	size_t i, j, same;
-	double p;
-
-	if (depth == w->reps) {
-		if (w->nrounds == cap)
-			return -1;
-		/* reps! / prod(multiplicity!) / nb^reps */
-		p = 1;
-		for (i = 0, same = 1; i < w->reps; i++) {
-			p *= (double)(i + 1) / w->base->n;
-			same = i && cur[i] == cur[i - 1] ? same + 1 : 1;
-			p /= same;
-		}
-		memcpy(w->idx[w->nrounds], cur, w->reps * sizeof(*cur));
-		w->weight[w->nrounds++] = p;
-		return 0;
-	}
-	for (j = from; j < w->base->n; j++) {
-		cur[depth] = j;
-		if (enumerate(w, cur, depth + 1, j, cap))
-			return -1;
-	}
-	return 0;
-}
-
-static int tail_rounds(struct tail_whatif *w)
-{
-	size_t cur[METRIC_MAX_REPS], d, i;
+	size_t machine[METRIC_MAX_REPS], d, i, n = w->base->n;
+	size_t per_run = w->rounds * w->reps;
 	uint64_t seed = DETECT_SEED;
 
-	w->idx = calloc(DETECT_TAIL_ENUMERATE, sizeof(*w->idx));
-	w->weight = calloc(DETECT_TAIL_ENUMERATE, sizeof(*w->weight));
-	if (!w->idx || !w->weight)
+	w->idx = malloc(DETECT_TAIL_RUNS * per_run * sizeof(*w->idx));
+	if (!w->idx)
 		return -1;
-	if (!enumerate(w, cur, 0, 0, DETECT_TAIL_ENUMERATE))
-		return 0;
-	for (d = 0; d < DETECT_TAIL_ENUMERATE; d++) {
-		for (i = 0; i < w->reps; i++)
-			w->idx[d][i] = next_u64(&seed) % w->base->n;
-		w->weight[d] = 1.0 / DETECT_TAIL_ENUMERATE;
+	for (d = 0; d < DETECT_TAIL_RUNS; d++) {
+		for (i = 0; i < n; i++)
+			machine[i] = next_u64(&seed) % n;
+		for (i = 0; i < per_run; i++)
+			w->idx[d * per_run + i] = machine[next_u64(&seed) % n];
 	}
-	w->nrounds = DETECT_TAIL_ENUMERATE;
 	return 0;
 }
 
@@ -285,52 +294,160 @@ static double tail_share(void *ctx, double shift,
 	struct event_samples cur;
 	struct tail_change tc;
 	struct change ch;
-	double hit = 0;
-	size_t r, d, i;
-	int bad;
+	size_t r, d, i, hit = 0;
+	const size_t *idx;
+	int bad, k;
 
-	for (r = 0; r < w->base->n; r++) {
-		const struct event_hist *h = &w->base->rep[r];
-
-		if (w->def->tail == TAIL_NEGATIVE) {
-			uint64_t k = (uint64_t)llround(shift * (double)h->n);
-
-			if (event_hist_overrun(h, k, &w->moved[r]))
-				return 0;
-			continue;
-		}
-		bad = w->def->tail == TAIL_HIGH ? 1 : -1;
-		if (event_hist_shift(h, bad * shift, &w->moved[r]))
+	bad = w->def->tail == TAIL_HIGH ? 1 : -1;
+	for (r = 0; r < w->base->n; r++)
+		if (event_hist_shift(&w->base->rep[r], bad * shift,
+				     &w->moved[r]))
 			return 0;
-	}
 	cur = *w->base;
 	cur.n = w->reps;
-	for (d = 0; d < w->nrounds; d++) {
-		for (i = 0; i < w->reps; i++)
-			cur.rep[i] = w->moved[w->idx[d][i]];
-		compare_tail(w->base, &cur, w->def, rule, &ch, &tc);
-		if (ch.kind == CHANGE_REGRESSION)
-			hit += w->weight[d];
+	for (d = 0; d < DETECT_TAIL_RUNS; d++) {
+		for (k = 0; k < w->rounds; k++) {
+			idx = w->idx + (d * w->rounds + k) * w->reps;
+			for (i = 0; i < w->reps; i++)
+				cur.rep[i] = w->moved[idx[i]];
+			compare_tail(w->base, &cur, w->def, rule, &ch, &tc);
+			if (ch.kind != CHANGE_REGRESSION)
+				break;
+		}
+		hit += k == w->rounds;
 	}
-	return hit;
+	return (double)hit / DETECT_TAIL_RUNS;
 }
 
-/* The pooled overrun share of the baseline's repetitions at @shift. */
-static double overrun_share(struct tail_whatif *w, double shift)
-{
-	uint64_t k = 0, n = 0;
-	size_t r;
+/*
+ * What-if runs of an overrun share, on counts: compare_tail() on
+ * overruns depends on each repetition's overruns and passes alone.
+ * Each run draws its machine as the medians do (a spread of the
+ * repetitions' shares from the baseline's and a chi-square draw, at
+ * least what counting alone gives; a center from their mean), then its
+ * rounds' shares, normal around it.
+ */
+struct overrun_whatif {
+	size_t nb, reps;
+	int rounds;
+	double passes;		/* a repetition's, on average */
+	double share_b, thr;	/* as compare_tail() takes them */
+	uint64_t kb, n_b;	/* the baseline's pooled count, cut bin in */
+	double chi2_b, df_b;	/* the baseline's own dispersion sums */
+	double *center, *sd;	/* DETECT_DRAWS of each */
+	double *z;		/* DETECT_DRAWS * rounds * reps normal draws */
+};
 
-	for (r = 0; r < w->base->n; r++) {
-		if (event_hist_overrun(&w->base->rep[r],
-				       (uint64_t)llround(shift *
-							 (double)w->base->rep[r].n),
-				       &w->moved[r]))
-			return NAN;
-		k += event_hist_beyond(&w->moved[r], 0, -1, 0);
-		n += w->moved[r].n;
+static int overrun_round(const struct overrun_whatif *w, const double *share)
+{
+	double k[METRIC_MAX_REPS], n[METRIC_MAX_REPS];
+	double chi2 = w->chi2_b, df = w->df_b, kc = 0, nc = 0, p;
+	size_t i;
+
+	for (i = 0; i < w->reps; i++) {
+		k[i] = round(share[i] * w->passes);
+		n[i] = w->passes;
+		kc += k[i];
+		nc += n[i];
 	}
-	return n ? (double)k / n : NAN;
+	stats_dispersion_add(k, n, w->reps, &chi2, &df);
+	p = compare_tail_p(w->kb, w->n_b, (uint64_t)kc, (uint64_t)nc,
+			   df > 0 ? fmax(1, chi2 / df) : 1);
+	return p <= COMPARE_TAIL_ALPHA && kc / nc - w->share_b > w->thr;
+}
+
+static double overrun_share(void *ctx, double shift,
+			    const struct compare_rule *rule)
+{
+	const struct overrun_whatif *w = ctx;
+	double v[METRIC_MAX_REPS], q, sd;
+	const double *z;
+	size_t d, i, hit = 0;
+	int k;
+
+	(void)rule;
+	for (d = 0; d < DETECT_DRAWS; d++) {
+		for (k = 0; k < w->rounds; k++) {
+			z = w->z + (d * w->rounds + k) * w->reps;
+			for (i = 0; i < w->reps; i++) {
+				q = fmin(fmax(w->center[d] + shift, 0), 1);
+				sd = fmax(w->sd[d],
+					  sqrt(q * (1 - q) / w->passes));
+				v[i] = fmin(fmax(q + sd * z[i], 0), 1);
+			}
+			if (!overrun_round(w, v))
+				break;
+		}
+		hit += k == w->rounds;
+	}
+	return (double)hit / DETECT_DRAWS;
+}
+
+static int overrun_draws(struct overrun_whatif *w, const double *share)
+{
+	uint64_t seed = DETECT_SEED;
+	size_t d, i, nz = DETECT_DRAWS * w->rounds * w->reps;
+	double chi2, z, mean = 0, sd = std_dev(share, w->nb);
+
+	for (i = 0; i < w->nb; i++)
+		mean += share[i] / w->nb;
+	w->center = malloc(DETECT_DRAWS * sizeof(*w->center));
+	w->sd = malloc(DETECT_DRAWS * sizeof(*w->sd));
+	w->z = malloc(nz * sizeof(*w->z));
+	if (!w->center || !w->sd || !w->z)
+		return -1;
+	for (d = 0; d < DETECT_DRAWS; d++) {
+		for (i = 0, chi2 = 0; i + 1 < w->nb; i++) {
+			z = normal(&seed);
+			chi2 += z * z;
+		}
+		w->sd[d] = chi2 > 0 ? sd * sqrt((w->nb - 1) / chi2) : sd;
+		w->center[d] = mean + w->sd[d] * normal(&seed) / sqrt(w->nb);
+	}
+	for (i = 0; i < nz; i++)
+		w->z[i] = normal(&seed);
+	return 0;
+}
+
+/* The effect on an overrun share, in that share. */
+static int overrun_effect(const struct event_samples *base,
+			  const struct compare_rule *rule, size_t reps,
+			  int rounds, double thr, struct detectable *out)
+{
+	struct overrun_whatif w = {
+		.nb = base->n, .reps = reps, .rounds = rounds, .thr = thr,
+	};
+	double share[METRIC_MAX_REPS], k[METRIC_MAX_REPS], n[METRIC_MAX_REPS];
+	struct event_hist pooled;
+	size_t r;
+	int ret = -1;
+
+	memset(&pooled, 0, sizeof(pooled));
+	for (r = 0; r < base->n; r++) {
+		const struct event_hist *h = &base->rep[r];
+
+		k[r] = (double)event_hist_beyond(h, 0, -1, 0);
+		n[r] = (double)h->n;
+		share[r] = h->n ? k[r] / n[r] : 0;
+		w.passes += n[r] / base->n;
+		if (event_hist_merge(&pooled, h))
+			goto out;
+	}
+	stats_dispersion_add(k, n, base->n, &w.chi2_b, &w.df_b);
+	w.kb = event_hist_beyond(&pooled, 0, -1, 1);
+	w.n_b = pooled.n;
+	w.share_b = out->baseline;
+	if (overrun_draws(&w, share))
+		goto out;
+	out->effect = smallest_shift(overrun_share, &w, rule, DETECT_POWER,
+				     fmax(thr, 0.001), 1);
+	ret = 0;
+out:
+	event_hist_free(&pooled);
+	free(w.center);
+	free(w.sd);
+	free(w.z);
+	return ret;
 }
 
 int detectable_tail(const struct event_samples *base,
@@ -338,10 +455,13 @@ int detectable_tail(const struct event_samples *base,
 		    const struct compare_rule *rule, size_t reps, int rounds,
 		    struct detectable *out)
 {
-	struct tail_whatif w = { .base = base, .def = def, .reps = reps };
+	struct tail_whatif w = {
+		.base = base, .def = def, .reps = reps,
+		.rounds = rounds > 0 ? rounds : 1,
+	};
 	struct tail_change tc;
 	struct change ch;
-	double events = 0, scale = 1;
+	double events = 0, scale;
 	uint64_t key;
 	size_t r;
 	int ret = -1;
@@ -374,28 +494,26 @@ int detectable_tail(const struct event_samples *base,
 	if (def->tail == TAIL_NEGATIVE) {
 		/* a share of the passes; a count (missed_periods) per repetition */
 		int share = !strcmp(def->unit, "share");
-		double thr = share ? rule->abs : rule->abs / events;
 
-		out->matters = fmax(rule->rel * out->baseline, thr);
-		scale = fmax(out->matters, 0.001);
-	} else {
-		out->matters = fmax(rule->rel * fabs(out->baseline), rule->abs);
-		scale = fmax(out->matters, fmax(fabs(out->baseline) / 100,
-						 1e-6));
-	}
-	if (tail_rounds(&w))
-		goto out;
-	out->effect = effect_of(tail_share, &w, rule, rounds, scale,
-				def->tail == TAIL_NEGATIVE ? 1 : HUGE_VAL);
-	if (def->tail == TAIL_NEGATIVE && isfinite(out->effect)) {
-		/* the share that shift gives, counted as the rule counts */
-		out->effect = overrun_share(&w, out->effect) - out->baseline;
-		if (strcmp(def->unit, "share")) {
+		out->matters = fmax(rule->rel * out->baseline,
+				    share ? rule->abs : rule->abs / events);
+		if (overrun_effect(base, rule, reps, w.rounds, out->matters,
+				   out))
+			goto out;
+		if (!share) {
 			/* passes per repetition */
 			out->baseline *= events;
 			out->matters *= events;
 			out->effect *= events;
 		}
+	} else {
+		out->matters = fmax(rule->rel * fabs(out->baseline), rule->abs);
+		scale = fmax(out->matters, fmax(fabs(out->baseline) / 100,
+						 1e-6));
+		if (tail_draws(&w))
+			goto out;
+		out->effect = smallest_shift(tail_share, &w, rule,
+					     DETECT_POWER, scale, HUGE_VAL);
 	}
 	conclude(out);
 	cache_put(key, out);
@@ -404,7 +522,6 @@ out:
 	for (r = 0; r < METRIC_MAX_REPS; r++)
 		event_hist_free(&w.moved[r]);
 	free(w.idx);
-	free(w.weight);
 	return ret;
 }
 

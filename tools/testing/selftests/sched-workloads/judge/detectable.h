@@ -9,17 +9,30 @@
  * A change is modelled as a shift: every repetition (for a tail, every
  * event) moved by the same amount in the bad direction; for an overrun
  * share, that share of every repetition's passes turned into overruns.
- *  - A median check: a round's repetitions are drawn from a normal
- *    distribution with the baseline's median and its repetitions'
- *    standard deviation, DETECT_DRAWS rounds, the same draws for every
- *    shift (so the share detected only grows with it); each is judged
- *    by compare_samples() against the baseline's own repetitions.
- *  - A tail: a round is that many of the baseline's repetitions drawn
- *    with replacement (every such draw, weighted by its probability),
- *    each shifted, judged by compare_tail() against the baseline.
- * One round detects with probability P(shift); the check fails when all
- * of its rounds do, P^rounds, so the effect is the smallest shift with
- * P >= DETECT_POWER^(1 / rounds), found by bisection.
+ *  - A check on repetitions: DETECT_DRAWS what-if runs. Five
+ *    repetitions tell where clean ones center and how they spread only
+ *    roughly, so each run first draws its machine: a spread from the
+ *    baseline's standard deviation and a chi-square draw, a center from
+ *    the baseline's median and that spread's standard error; then its
+ *    rounds, normal around that center. Every round is judged by
+ *    compare_samples() against the baseline's own repetitions, and the
+ *    run fails when all of them regress. The same draws serve every
+ *    shift, so the share detected only grows with it.
+ *  - An overrun share: the same on each repetition's share of
+ *    overruns (its spread at least what counting alone gives), the
+ *    rounds' counts judged by compare_tail_p() and the share's threshold,
+ *    as compare_tail() judges them.
+ *  - A tail quantile: DETECT_TAIL_RUNS what-if runs, each drawing its
+ *    machine as the baseline's repetitions drawn again with replacement
+ *    (a bootstrap), then its rounds as that machine's repetitions, each
+ *    with its events shifted, judged by compare_tail() against the
+ *    baseline; the run fails when all its rounds regress.
+ * The effect is the smallest shift detected in DETECT_POWER of the
+ * runs, found by bisection. On held-out repetitions of a qualification
+ * (tests/test_detectable.py) the stated effect was detected in 52-98%
+ * of runs, 71% on average; models that took the baseline as it is (its
+ * median and spread, or its repetitions drawn again for every round)
+ * gave 46-80%: they ignored how little five repetitions say.
  *
  * The workload declares the smallest change that matters,
  * max(rel * |baseline|, abs). The threshold puts every detectable effect
