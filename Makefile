@@ -10,7 +10,7 @@
 # Also: contribute (a program to a reproducer with its breaker and
 # baseline: NAME=<name> CMD="<command>" or TRACE=<trace.dat>, options of
 # scripts/sched-workloads/contribute.py in CONTRIBUTE_ARGS), harness, build, build-asan, style,
-# clean, bench (what the trace
+# metrics-doc, detectable-doc (the documentation's generated lists), clean, bench (what the trace
 # analyzer costs, in figures: bench/bench.py; BENCH_ARGS=... to it), and
 # fuzz (each libFuzzer harness for FUZZ_SECONDS, default 900; then
 # fuzz-merge keeps what they found in the committed corpora; fuzz-replay
@@ -60,7 +60,8 @@ SW_MAKE = $(MAKE) --no-print-directory -C $(SW_DIR) OUTPUT=$(SW_OUT)
 SW_DOC := Documentation/dev-tools/sched-workloads.rst
 
 .PHONY: run test harness build build-asan style clean deps-run deps-test \
-	metrics-doc bench fuzz fuzz-run fuzz-replay fuzz-merge contribute
+	metrics-doc detectable-doc bench fuzz fuzz-run fuzz-replay fuzz-merge \
+	contribute
 
 run:
 	$(SW_SCRIPTS)/deps.sh run
@@ -151,6 +152,27 @@ metrics-doc: build
 			print ""; print "::"; print ""; \
 			for (i = 0; i < n; i++) print "  " m[i]; \
 			print ""; skip = 1 }' - $(SW_DOC) > $(SW_DOC).tmp
+	mv $(SW_DOC).tmp $(SW_DOC)
+
+# The detectable effect of every baseline check against each committed
+# baseline directory (a class, or a platform of it), pasted into the doc.
+detectable-doc: build
+	cd $(SW_DIR) && export LC_ALL=C && for d in $$(find baselines -name '*.json' \
+		! -name qualification.json -exec dirname {} \; | sort -u); do \
+		printf '``%s``::\n\n' "$${d#baselines/}"; \
+		$(SW_BIN) check -d "$$d" workloads/*.json | sed -n 's/^    /  /p'; \
+		echo; \
+	done > $(CURDIR)/$(SW_DOC).table
+	awk ' \
+		FNR == NR { m[n++] = $$0; next } \
+		/^\.\. detectable-end/ { skip = 0 } \
+		skip { next } \
+		{ print } \
+		/^\.\. detectable-begin/ { \
+			print ""; \
+			for (i = 0; i < n; i++) print m[i]; \
+			skip = 1 }' $(SW_DOC).table $(SW_DOC) > $(SW_DOC).tmp
+	rm -f $(SW_DOC).table
 	mv $(SW_DOC).tmp $(SW_DOC)
 
 clean:

@@ -1,7 +1,10 @@
 # SPDX-License-Identifier: GPL-2.0
 """The documentation says what the tool does: its metric list is the
-registry's ("make metrics-doc" writes it), and every subcommand of the
-table is documented, the lab's and the desk's apart."""
+registry's ("make metrics-doc" writes it), its tables of detectable
+effects are what "check -d" computes from the committed baselines
+("make detectable-doc"), and every subcommand of the table is
+documented, the lab's and the desk's apart."""
+import glob
 import os
 import re
 import unittest
@@ -28,6 +31,26 @@ class TestDocs(unittest.TestCase):
         self.assertEqual(r.returncode, 0, r.stderr)
         self.assertEqual(listed, r.stdout.splitlines(),
                          "run \"make metrics-doc\"")
+
+    def test_detectable_tables_are_computed(self):
+        text = rst()
+        body = text[text.index(".. detectable-begin"):
+                    text.index(".. detectable-end")]
+        bdir = os.path.join(swtest.COLLECTION, "baselines")
+        dirs = sorted({os.path.dirname(p) for p in glob.glob(
+            os.path.join(bdir, "**", "*.json"), recursive=True)
+            if os.path.basename(p) != "qualification.json"})
+        self.assertTrue(dirs)
+        want = []
+        for d in dirs:
+            want.append("``%s``::" % os.path.relpath(d, bdir))
+            r = swtest.sw("check", "-d", d, *sorted(glob.glob(
+                os.path.join(swtest.COLLECTION, "workloads", "*.json"))))
+            self.assertEqual(r.returncode, 0, r.stderr)
+            want += ["  " + ln[4:] for ln in r.stdout.splitlines()
+                     if ln.startswith("    ")]
+        got = [ln for ln in body.splitlines()[1:] if ln]
+        self.assertEqual(got, want, "run \"make detectable-doc\"")
 
     def test_every_subcommand_is_documented(self):
         usage = swtest.sw("--help").stdout
