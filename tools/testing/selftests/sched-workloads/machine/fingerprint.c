@@ -86,21 +86,17 @@ static void read_topology(struct fingerprint *fp)
 		 npkg == 1 ? "" : "s", cores, fp->cpus_online);
 }
 
-/* CONFIG_HZ and the preemption model from /proc/config.gz and cmdline. */
-static void read_kernel_config(struct fingerprint *fp)
+static void scan_kernel_config(struct fingerprint *fp, FILE *f)
 {
 	static const char *const models[] = { "none", "voluntary", "full", "lazy", "rt" };
 	static const char *const options[] = {
 		"CONFIG_PREEMPT_NONE=y", "CONFIG_PREEMPT_VOLUNTARY=y",
 		"CONFIG_PREEMPT=y", "CONFIG_PREEMPT_LAZY=y", "CONFIG_PREEMPT_RT=y",
 	};
-	char line[256], *p;
-	FILE *f;
+	char line[256];
 	size_t i;
 
-	snprintf(fp->preempt, sizeof(fp->preempt), "unknown");
-	f = popen("zcat /proc/config.gz 2>/dev/null", "r");
-	while (f && fgets(line, sizeof(line), f)) {
+	while (fgets(line, sizeof(line), f)) {
 		if (!strncmp(line, "CONFIG_HZ=", 10))
 			fp->hz = atoi(line + 10);
 		for (i = 0; i < ARRAY_SIZE(options); i++)
@@ -108,8 +104,33 @@ static void read_kernel_config(struct fingerprint *fp)
 				snprintf(fp->preempt, sizeof(fp->preempt), "%s",
 					 models[i]);
 	}
-	if (f)
+}
+
+/*
+ * CONFIG_HZ and the preemption model from /proc/config.gz, else the
+ * /boot/config-<release> distributions install (Debian's kernels have
+ * no /proc/config.gz), and the command line.
+ */
+static void read_kernel_config(struct fingerprint *fp)
+{
+	char line[256], path[128], *p;
+	struct utsname u;
+	FILE *f;
+
+	snprintf(fp->preempt, sizeof(fp->preempt), "unknown");
+	f = popen("zcat /proc/config.gz 2>/dev/null", "r");
+	if (f) {
+		scan_kernel_config(fp, f);
 		pclose(f);
+	}
+	if (!fp->hz && !uname(&u)) {
+		snprintf(path, sizeof(path), "/boot/config-%.64s", u.release);
+		f = fopen(path, "r");
+		if (f) {
+			scan_kernel_config(fp, f);
+			fclose(f);
+		}
+	}
 	/* PREEMPT_DYNAMIC: the boot command line overrides the default. */
 	f = fopen("/proc/cmdline", "r");
 	if (f && fgets(line, sizeof(line), f)) {
