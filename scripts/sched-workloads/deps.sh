@@ -39,10 +39,13 @@ run)	pkgs=$run_pkgs ;;
 # and stress-ng: real programs the synthesizer's fidelity is tested on;
 # python3-matplotlib draws the report, which chromium (driven through
 # chromium-driver and python3-selenium) opens in the tests;
-# python3-jsonschema checks the KCIDB export against its schema
+# python3-jsonschema checks the KCIDB export against its schema;
+# qemu-system-x86 and busybox-static: "sched-workloads vm" boots a Debian
+# kernel package (downloaded by the test, not installed) with them
 test)	pkgs="$run_pkgs python3 shellcheck flake8 trace-cmd clang"
 	pkgs="$pkgs libclang-rt-14-dev rt-tests stress-ng python3-matplotlib"
-	pkgs="$pkgs chromium chromium-driver python3-selenium python3-jsonschema" ;;
+	pkgs="$pkgs chromium chromium-driver python3-selenium python3-jsonschema"
+	pkgs="$pkgs qemu-system-x86 busybox-static" ;;
 *)	usage ;;
 esac
 

@@ -42,6 +42,7 @@ static const struct command commands[] = {
 	DESK("fidelity", cmd_fidelity, "a synthesized workload run once, against its trace"),
 	DESK("report", cmd_report, "one HTML page of a run, or of A against B (python3)"),
 	DESK("history", cmd_history, "runs of successive kernels: where each metric changed (python3)"),
+	DESK("vm", cmd_vm, "the battery on a kernel image, booted in a QEMU guest (python3)"),
 };
 
 static void print_commands(FILE *f, int desk)

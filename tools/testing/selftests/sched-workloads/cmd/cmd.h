@@ -26,5 +26,6 @@ int cmd_index(int argc, char **argv);
 int cmd_export(int argc, char **argv);
 int cmd_report(int argc, char **argv);
 int cmd_history(int argc, char **argv);
+int cmd_vm(int argc, char **argv);
 
 #endif /* SW_CMD_H */

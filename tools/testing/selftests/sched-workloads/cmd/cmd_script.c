@@ -97,3 +97,8 @@ int cmd_history(int argc, char **argv)
 {
 	return run_script("history.py", 1, argc, argv);
 }
+
+int cmd_vm(int argc, char **argv)
+{
+	return run_script("vm.py", 1, argc, argv);
+}

@@ -1,0 +1,64 @@
+#!/bin/busybox sh
+# SPDX-License-Identifier: GPL-2.0
+# shellcheck shell=dash
+#
+# /init of the guest "sched-workloads vm" boots: mounts what the battery
+# needs, loads the modules of the results disk, runs the battery with
+# the arguments the host wrote into /etc/sw/args (one a line), writes
+# /results to the results disk as a tar stream and powers off. Nothing
+# is printed on the console during the run: a console write can wait on
+# the host, which a deterministic run must not. The host reads the exit
+# status from the last line, SW_VM_EXIT=<status>.
+
+/bin/busybox mkdir -p /bin /sbin /usr/bin /usr/sbin
+/bin/busybox --install -s
+
+mount -t proc proc /proc
+mount -t sysfs sysfs /sys
+mount -t devtmpfs devtmpfs /dev
+mkdir -p /tmp /results /sys/fs/cgroup
+mount -t tmpfs tmpfs /tmp
+mount -t tmpfs tmpfs /results
+mount -t debugfs debugfs /sys/kernel/debug
+mount -t tracefs tracefs /sys/kernel/tracing 2>/dev/null
+mount -t cgroup2 cgroup2 /sys/fs/cgroup
+echo SW_VM_BOOTED
+
+status=0
+while read -r mod; do
+	[ -n "$mod" ] || continue
+	if ! insmod "/lib/modules/$mod" 2>/tmp/insmod.err; then
+		echo "sw-vm: cannot load $mod: $(cat /tmp/insmod.err)"
+		status=1
+	fi
+done < /etc/sw/modules
+
+# the machine as the guest sees it, before the run
+mkdir -p /results/vm
+cat /proc/cpuinfo > /results/vm/cpuinfo.txt
+uname -a > /results/vm/uname.txt
+for d in /sys/kernel/debug/sched/domains/cpu*/domain*; do
+	[ -r "$d/name" ] || continue
+	cpu=${d%/*}
+	echo "${cpu##*/} ${d##*/} $(cat "$d/name") $(cat "$d/flags" 2>/dev/null)"
+done > /results/vm/domains.txt
+
+if [ $status -eq 0 ]; then
+	set --
+	while read -r arg; do
+		set -- "$@" "$arg"
+	done < /etc/sw/args
+	/opt/sw/sched-workloads "$@" > /results/vm/ktap.txt \
+		2> /results/vm/stderr.txt < /dev/null
+	status=$?
+fi
+
+if [ -b /dev/vda ]; then
+	tar -cf /dev/vda -C /results . || status=1
+	sync
+else
+	echo "sw-vm: no results disk (/dev/vda)"
+	status=1
+fi
+echo "SW_VM_EXIT=$status"
+poweroff -f

@@ -1,0 +1,150 @@
+# SPDX-License-Identifier: GPL-2.0
+"""sched-workloads vm, live: Debian's own 6.1 kernel (the package
+apt-get downloads, extracted, never installed) booted under TCG, one
+short workload run in the guest, the KTAP and the run directory back on
+the host, the host left as found. Skips, saying why, where QEMU,
+busybox-static or the package cannot be had.
+
+The outcomes that need no QEMU (a missing kernel, a guest that panics or
+never boots) are tested with stand-ins for the kernel."""
+import glob
+import json
+import os
+import shutil
+import subprocess
+import tempfile
+import unittest
+
+import swtest
+
+IS_ROOT = os.geteuid() == 0
+CACHE = os.path.join(os.path.expanduser("~/.cache"), "sched-workloads",
+                     "vm-tests")
+WORKLOAD = "cfs-yield"
+
+
+def debian_kernel():
+    """A Debian linux-image .deb of this architecture, downloaded into
+    the cache once; None when apt cannot get one."""
+    os.makedirs(CACHE, exist_ok=True)
+    have = sorted(glob.glob(os.path.join(CACHE, "linux-image-*.deb")))
+    if have:
+        return have[-1]
+    r = subprocess.run(["apt-cache", "depends", "linux-image-amd64"],
+                       capture_output=True, text=True)
+    pkgs = [line.split(":", 1)[1].strip() for line in r.stdout.splitlines()
+            if line.strip().startswith("Depends: linux-image-")]
+    if r.returncode or not pkgs:
+        return None
+    r = subprocess.run(["apt-get", "download", pkgs[0]], cwd=CACHE,
+                       capture_output=True, text=True)
+    have = glob.glob(os.path.join(CACHE, "linux-image-*.deb"))
+    return have[0] if r.returncode == 0 and have else None
+
+
+def qemu_left():
+    r = subprocess.run(["pgrep", "-f", "qemu-system"], capture_output=True)
+    return bool(r.stdout.strip())
+
+
+def sw_vm(*args, timeout=1200):
+    return subprocess.run([swtest.BINARY, "vm"] + list(args),
+                          capture_output=True, text=True, timeout=timeout,
+                          env=dict(os.environ, SW_BINARY=swtest.BINARY))
+
+
+class TestOutcomes(unittest.TestCase):
+    """Without QEMU's guest: what vm says of what it was given."""
+
+    def test_no_such_kernel(self):
+        if not shutil.which("qemu-system-x86_64"):
+            r = sw_vm("--kernel", "/nonexistent/bzImage")
+            self.assertEqual(r.returncode, 4, r.stdout + r.stderr)
+            self.assertIn("qemu-system-x86_64 not found", r.stdout)
+            return
+        r = sw_vm("--kernel", "/nonexistent/bzImage")
+        self.assertEqual(r.returncode, 2, r.stdout + r.stderr)
+        self.assertIn("/nonexistent/bzImage: no such kernel image", r.stderr)
+
+    @unittest.skipUnless(shutil.which("qemu-system-x86_64") and
+                         shutil.which("busybox"),
+                         "needs qemu-system-x86 and busybox-static")
+    def test_not_a_kernel_does_not_boot(self):
+        tmp = tempfile.mkdtemp(prefix="sw-vm-test-")
+        try:
+            junk = os.path.join(tmp, "bzImage")
+            with open(junk, "wb") as f:
+                f.write(b"\0" * 4096)
+            r = sw_vm("--kernel", junk, "--accel", "tcg", "--boot-timeout",
+                      "10", "-r", tmp, timeout=120)
+            self.assertNotEqual(r.returncode, 0, r.stdout)
+            self.assertRegex(r.stdout, r"not ok 1 vm-bzImage # (QEMU "
+                             r"failed|the guest did not reach its /init)")
+            self.assertFalse(qemu_left())
+        finally:
+            shutil.rmtree(tmp)
+
+
+@unittest.skipUnless(IS_ROOT, "needs root")
+class TestDebianKernel(unittest.TestCase):
+    LIVE = True
+
+    @classmethod
+    def setUpClass(cls):
+        missing = [t for t in ("qemu-system-x86_64", "busybox")
+                   if not shutil.which(t)]
+        if missing:
+            raise unittest.SkipTest("%s not found (Debian packages "
+                                    "qemu-system-x86, busybox-static)"
+                                    % ", ".join(missing))
+        cls.deb = debian_kernel()
+        if not cls.deb:
+            raise unittest.SkipTest("apt-get could not download a Debian "
+                                    "linux-image package")
+
+    def test_one_workload_end_to_end(self):
+        tmp = tempfile.mkdtemp(prefix="sw-vm-results-")
+        work_before = set(glob.glob(os.path.join(tempfile.gettempdir(),
+                                                 "sw-vm-work-*")))
+        try:
+            r = sw_vm("--kernel", self.deb, "--accel", "tcg", "-r", tmp,
+                      "--", "run", "-n", "1", WORKLOAD)
+            out = r.stdout
+            self.assertIn("# vm: kernel 6.1", out, out + r.stderr)
+            self.assertRegex(out, r"(?m)^(not )?ok 1 %s( #.*)?$" % WORKLOAD)
+            self.assertIn("TAP version 13", out)
+            runs = [d for d in os.listdir(tmp)
+                    if os.path.isdir(os.path.join(tmp, d))]
+            self.assertEqual(len(runs), 1, runs)
+            run = os.path.join(tmp, runs[0])
+            with open(os.path.join(run, "index.json")) as f:
+                index = json.load(f)
+            self.assertIn(WORKLOAD, json.dumps(index))
+            self.assertTrue(os.path.exists(os.path.join(
+                run, WORKLOAD, "rep-1", "trace.dat")))
+            with open(os.path.join(run, "vm", "uname.txt")) as f:
+                self.assertIn("6.1.0", f.read())
+            with open(os.path.join(run, "vm", "domains.txt")) as f:
+                self.assertIn("cpu0 domain0", f.read())
+            self.assertIn("qemu-system-x86_64", open(
+                os.path.join(run, "vm", "qemu.txt")).read())
+            # the host reads the guest's logs and trace as its own
+            rep = os.path.join(run, WORKLOAD, "rep-1")
+            a = subprocess.run([swtest.BINARY, "analyze", "--logs", rep,
+                                "--trace", os.path.join(rep, "trace.dat")],
+                               capture_output=True, text=True)
+            self.assertEqual(a.returncode, 0, a.stderr)
+            metrics = json.loads(a.stdout)
+            self.assertIn("worker", json.dumps(metrics))
+            # and the guest's paths are this machine's in its KTAP
+            self.assertIn("# to see it: sched-workloads report %s" % run,
+                          out)
+        finally:
+            shutil.rmtree(tmp)
+        self.assertFalse(qemu_left(), "QEMU left running")
+        self.assertEqual(set(glob.glob(os.path.join(
+            tempfile.gettempdir(), "sw-vm-work-*"))), work_before)
+
+
+if __name__ == "__main__":
+    unittest.main()
