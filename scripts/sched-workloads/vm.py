@@ -94,7 +94,8 @@ def kernel_of(arg, modules):
                       config if os.path.isfile(config) else None, version)
     if not os.path.isfile(arg):
         raise VmError("%s: no such kernel image" % arg, EXIT_USAGE)
-    return Kernel(arg, modules, None, os.path.basename(arg))
+    # a KTAP name has no spaces
+    return Kernel(arg, modules, None, "_".join(os.path.basename(arg).split()))
 
 
 def build_initramfs(kernel, run_args):

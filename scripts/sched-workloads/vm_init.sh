@@ -16,8 +16,9 @@
 mount -t proc proc /proc
 mount -t sysfs sysfs /sys
 mount -t devtmpfs devtmpfs /dev
-mkdir -p /tmp /results /sys/fs/cgroup
+mkdir -p /tmp /run /results /sys/fs/cgroup
 mount -t tmpfs tmpfs /tmp
+mount -t tmpfs tmpfs /run
 mount -t tmpfs tmpfs /results
 mount -t debugfs debugfs /sys/kernel/debug
 mount -t tracefs tracefs /sys/kernel/tracing 2>/dev/null
