@@ -371,6 +371,61 @@ out:
 	return ret;
 }
 
+/*
+ * Logs that reach their end can hide throttling too: the kernel held the
+ * threads back, their passes ran late but ran. A SCHED_FIFO or SCHED_RR
+ * thread of the workload runnable for RT_HELD_S at a stretch, while the
+ * RT bandwidth is limited, was throttled (nothing else keeps a runnable
+ * RT thread off a CPU that long: the battery's own wait behind higher
+ * priorities is a few ms, and the kernel's default 95% holds an RT hog
+ * back for 50 ms a second): named in @late.
+ */
+#define RT_HELD_S	0.25
+
+static int task_is_rt(const struct workload *w, const char *task)
+{
+	struct json_object *o, *t, *p;
+	const char *policy = NULL;
+
+	if (json_object_object_get_ex(w->root, "tasks", &o) &&
+	    json_object_object_get_ex(o, task, &t) &&
+	    json_object_object_get_ex(t, "policy", &p))
+		policy = json_object_get_string(p);
+	else if (json_object_object_get_ex(w->root, "global", &o) &&
+		 json_object_object_get_ex(o, "default_policy", &p))
+		policy = json_object_get_string(p);
+	return policy && (strstr(policy, "FIFO") || strstr(policy, "RR"));
+}
+
+static void name_rt_throttling(const struct measure_in *in,
+			       const struct metric_set *set, char *late,
+			       size_t len)
+{
+	const struct metric_value *mv, *held = NULL;
+	char rt[160];
+	size_t i;
+
+	if (!in->w || late[0])
+		return;
+	for (i = 0; i < set->n; i++) {
+		mv = &set->v[i];
+		if (mv->def->source != SRC_TRACE_TASK ||
+		    strcmp(mv->def->name, "runnable_wait.max") ||
+		    !(mv->value >= RT_HELD_S * 1e6) ||
+		    !task_is_rt(in->w, mv->group))
+			continue;
+		if (!held || mv->value > held->value)
+			held = mv;
+	}
+	if (!held)
+		return;
+	rt_bandwidth(rt, sizeof(rt));
+	if (rt[0])
+		snprintf(late, len,
+			 "%s waited runnable %.2f s at a stretch: throttled by the kernel%s",
+			 held->entity, held->value / 1e6, rt);
+}
+
 int measure_files(const struct measure_in *in, struct metric_set *set,
 		  struct measure_out *out, struct sw_err *err)
 {
@@ -387,6 +442,8 @@ int measure_files(const struct measure_in *in, struct metric_set *set,
 		ret = rtapp_logs_add_metrics(&logs, set, err);
 	if (!ret && in->trace)
 		ret = add_trace_metrics(in, &logs, set, out, err);
+	if (!ret && in->trace && in->run_end_ns)
+		name_rt_throttling(in, set, out->late, sizeof(out->late));
 	if (!ret && host_gauge_add(&logs, set))
 		ret = sw_err_set(err, SW_EXIT_RUN_ERROR, "out of memory");
 	rtapp_logs_free(&logs);
