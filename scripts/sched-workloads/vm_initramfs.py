@@ -184,14 +184,17 @@ class Cpio:
     def __init__(self):
         self.entries = {}
 
-    def _parents(self, path):
-        parts = path.strip("/").split("/")[:-1]
+    def add_dir(self, path):
+        """@path and the directories above it."""
+        parts = path.strip("/").split("/")
         for i in range(1, len(parts) + 1):
             self.entries.setdefault("/".join(parts[:i]),
                                     (stat.S_IFDIR | 0o755, b"", 0))
 
-    def add_dir(self, path):
-        self._parents(path + "/x")
+    def _parents(self, path):
+        parent = os.path.dirname(path.strip("/"))
+        if parent:
+            self.add_dir(parent)
 
     def add_file(self, path, data, mode=0o644):
         self._parents(path)

@@ -130,6 +130,51 @@ static void conclude(struct detectable *d)
 }
 
 /*
+ * The machines of DETECT_DRAWS what-if runs, as uncertain as @nb
+ * baseline repetitions leave them: each a spread, the baseline's @sd
+ * scaled by a chi-square draw of nb - 1 degrees of freedom, and a center,
+ * @center moved by that spread times @se (the standard error of the
+ * center per unit of spread); then the normal draws of each run's
+ * rounds (@rounds of @reps).
+ */
+struct machines {
+	double *center, *sd;	/* DETECT_DRAWS of each */
+	double *z;		/* DETECT_DRAWS * rounds * reps normal draws */
+};
+
+static int machines_draw(struct machines *m, size_t nb, int rounds,
+			 size_t reps, double center, double sd, double se)
+{
+	uint64_t seed = DETECT_SEED;
+	size_t d, i, nz = DETECT_DRAWS * rounds * reps;
+	double chi2, z;
+
+	m->center = malloc(DETECT_DRAWS * sizeof(*m->center));
+	m->sd = malloc(DETECT_DRAWS * sizeof(*m->sd));
+	m->z = malloc(nz * sizeof(*m->z));
+	if (!m->center || !m->sd || !m->z)
+		return -1;
+	for (d = 0; d < DETECT_DRAWS; d++) {
+		for (i = 0, chi2 = 0; i + 1 < nb; i++) {
+			z = normal(&seed);
+			chi2 += z * z;
+		}
+		m->sd[d] = chi2 > 0 ? sd * sqrt((nb - 1) / chi2) : sd;
+		m->center[d] = center + m->sd[d] * normal(&seed) * se;
+	}
+	for (i = 0; i < nz; i++)
+		m->z[i] = normal(&seed);
+	return 0;
+}
+
+static void machines_free(struct machines *m)
+{
+	free(m->center);
+	free(m->sd);
+	free(m->z);
+}
+
+/*
  * What-if runs of a check on repetitions. Each draws where the clean
  * repetitions center and how they spread, as uncertain as the
  * baseline's few repetitions leave them (the spread from its standard
@@ -141,8 +186,7 @@ struct median_whatif {
 	const double *base;
 	size_t nb, reps;
 	int rounds, bad;	/* bad: +1 higher is worse, -1 lower is */
-	double *center, *sd;	/* DETECT_DRAWS of each */
-	double *z;		/* DETECT_DRAWS * rounds * reps normal draws */
+	struct machines m;
 };
 
 static double median_share(void *ctx, double shift,
@@ -157,10 +201,10 @@ static double median_share(void *ctx, double shift,
 
 	for (d = 0; d < DETECT_DRAWS; d++) {
 		for (k = 0; k < w->rounds; k++) {
-			z = w->z + (d * w->rounds + k) * w->reps;
+			z = w->m.z + (d * w->rounds + k) * w->reps;
 			for (i = 0; i < w->reps; i++)
-				v[i] = w->center[d] + w->bad * shift +
-				       w->sd[d] * z[i];
+				v[i] = w->m.center[d] + w->bad * shift +
+				       w->m.sd[d] * z[i];
 			compare_samples(w->base, w->nb, v, w->reps, rule, &ch);
 			if (ch.kind != CHANGE_REGRESSION)
 				break;
@@ -182,33 +226,6 @@ static double std_dev(const double *v, size_t n)
 	for (i = 0; i < n; i++)
 		ss += (v[i] - mean) * (v[i] - mean);
 	return sqrt(ss / (n - 1));
-}
-
-/* The machines of the what-if runs, and their rounds' draws. */
-static int median_draws(struct median_whatif *w, double median, double sd)
-{
-	uint64_t seed = DETECT_SEED;
-	size_t d, i, nz = DETECT_DRAWS * w->rounds * w->reps;
-	double chi2, z;
-
-	w->center = malloc(DETECT_DRAWS * sizeof(*w->center));
-	w->sd = malloc(DETECT_DRAWS * sizeof(*w->sd));
-	w->z = malloc(nz * sizeof(*w->z));
-	if (!w->center || !w->sd || !w->z)
-		return -1;
-	for (d = 0; d < DETECT_DRAWS; d++) {
-		for (i = 0, chi2 = 0; i + 1 < w->nb; i++) {
-			z = normal(&seed);
-			chi2 += z * z;
-		}
-		w->sd[d] = chi2 > 0 ? sd * sqrt((w->nb - 1) / chi2) : sd;
-		/* a median's standard error: sqrt(pi / 2) times the mean's */
-		w->center[d] = median + w->sd[d] * normal(&seed) *
-			       sqrt(M_PI / 2 / w->nb);
-	}
-	for (i = 0; i < nz; i++)
-		w->z[i] = normal(&seed);
-	return 0;
 }
 
 int detectable_samples(const double *base, size_t nb,
@@ -237,7 +254,9 @@ int detectable_samples(const double *base, size_t nb,
 	out->effect = INFINITY;
 	/* no direction declared: nothing is ever a regression */
 	if (rule->better) {
-		if (median_draws(&w, median, sd))
+		/* a median's standard error: sqrt(pi / 2) times the mean's */
+		if (machines_draw(&w.m, nb, w.rounds, reps, median, sd,
+				  sqrt(M_PI / 2 / nb)))
 			goto out;
 		out->effect = smallest_shift(median_share, &w, rule,
 					     DETECT_POWER,
@@ -248,9 +267,7 @@ int detectable_samples(const double *base, size_t nb,
 	cache_put(key, out);
 	ret = 0;
 out:
-	free(w.center);
-	free(w.sd);
-	free(w.z);
+	machines_free(&w.m);
 	return ret;
 }
 
@@ -328,14 +345,13 @@ static double tail_share(void *ctx, double shift,
  * rounds' shares, normal around it.
  */
 struct overrun_whatif {
-	size_t nb, reps;
+	size_t reps;
 	int rounds;
 	double passes;		/* a repetition's, on average */
 	double share_b, thr;	/* as compare_tail() takes them */
 	uint64_t kb, n_b;	/* the baseline's pooled count, cut bin in */
 	double chi2_b, df_b;	/* the baseline's own dispersion sums */
-	double *center, *sd;	/* DETECT_DRAWS of each */
-	double *z;		/* DETECT_DRAWS * rounds * reps normal draws */
+	struct machines m;
 };
 
 static int overrun_round(const struct overrun_whatif *w, const double *share)
@@ -368,10 +384,10 @@ static double overrun_share(void *ctx, double shift,
 	(void)rule;
 	for (d = 0; d < DETECT_DRAWS; d++) {
 		for (k = 0; k < w->rounds; k++) {
-			z = w->z + (d * w->rounds + k) * w->reps;
+			z = w->m.z + (d * w->rounds + k) * w->reps;
 			for (i = 0; i < w->reps; i++) {
-				q = fmin(fmax(w->center[d] + shift, 0), 1);
-				sd = fmax(w->sd[d],
+				q = fmin(fmax(w->m.center[d] + shift, 0), 1);
+				sd = fmax(w->m.sd[d],
 					  sqrt(q * (1 - q) / w->passes));
 				v[i] = fmin(fmax(q + sd * z[i], 0), 1);
 			}
@@ -383,41 +399,16 @@ static double overrun_share(void *ctx, double shift,
 	return (double)hit / DETECT_DRAWS;
 }
 
-static int overrun_draws(struct overrun_whatif *w, const double *share)
-{
-	uint64_t seed = DETECT_SEED;
-	size_t d, i, nz = DETECT_DRAWS * w->rounds * w->reps;
-	double chi2, z, mean = 0, sd = std_dev(share, w->nb);
-
-	for (i = 0; i < w->nb; i++)
-		mean += share[i] / w->nb;
-	w->center = malloc(DETECT_DRAWS * sizeof(*w->center));
-	w->sd = malloc(DETECT_DRAWS * sizeof(*w->sd));
-	w->z = malloc(nz * sizeof(*w->z));
-	if (!w->center || !w->sd || !w->z)
-		return -1;
-	for (d = 0; d < DETECT_DRAWS; d++) {
-		for (i = 0, chi2 = 0; i + 1 < w->nb; i++) {
-			z = normal(&seed);
-			chi2 += z * z;
-		}
-		w->sd[d] = chi2 > 0 ? sd * sqrt((w->nb - 1) / chi2) : sd;
-		w->center[d] = mean + w->sd[d] * normal(&seed) / sqrt(w->nb);
-	}
-	for (i = 0; i < nz; i++)
-		w->z[i] = normal(&seed);
-	return 0;
-}
-
 /* The effect on an overrun share, in that share. */
 static int overrun_effect(const struct event_samples *base,
 			  const struct compare_rule *rule, size_t reps,
 			  int rounds, double thr, struct detectable *out)
 {
 	struct overrun_whatif w = {
-		.nb = base->n, .reps = reps, .rounds = rounds, .thr = thr,
+		.reps = reps, .rounds = rounds, .thr = thr,
 	};
 	double share[METRIC_MAX_REPS], k[METRIC_MAX_REPS], n[METRIC_MAX_REPS];
+	double mean = 0;
 	struct event_hist pooled;
 	size_t r;
 	int ret = -1;
@@ -437,16 +428,17 @@ static int overrun_effect(const struct event_samples *base,
 	w.kb = event_hist_beyond(&pooled, 0, -1, 1);
 	w.n_b = pooled.n;
 	w.share_b = out->baseline;
-	if (overrun_draws(&w, share))
+	for (r = 0; r < base->n; r++)
+		mean += share[r] / base->n;
+	if (machines_draw(&w.m, base->n, rounds, reps, mean,
+			  std_dev(share, base->n), 1 / sqrt(base->n)))
 		goto out;
 	out->effect = smallest_shift(overrun_share, &w, rule, DETECT_POWER,
 				     fmax(thr, 0.001), 1);
 	ret = 0;
 out:
 	event_hist_free(&pooled);
-	free(w.center);
-	free(w.sd);
-	free(w.z);
+	machines_free(&w.m);
 	return ret;
 }
 

@@ -281,3 +281,15 @@ int workload_walk_tasks(const struct workload *w, workload_task_fn fn,
 	}
 	return 0;
 }
+
+const char *workload_policy(const struct workload *w, struct json_object *t)
+{
+	struct json_object *global, *v;
+
+	if (t && json_object_object_get_ex(t, "policy", &v))
+		return json_object_get_string(v);
+	if (json_object_object_get_ex(w->root, "global", &global) &&
+	    json_object_object_get_ex(global, "default_policy", &v))
+		return json_object_get_string(v);
+	return "SCHED_OTHER";
+}

@@ -46,4 +46,11 @@ typedef int (*workload_task_fn)(const char *task, struct json_object *t,
 int workload_walk_tasks(const struct workload *w, workload_task_fn fn,
 			   void *arg);
 
+/*
+ * The policy rt-app gives task @t (its object under "tasks", or NULL):
+ * its own "policy", else the workload's global "default_policy", else
+ * SCHED_OTHER, as rt-app does.
+ */
+const char *workload_policy(const struct workload *w, struct json_object *t);
+
 #endif /* SW_WORKLOAD_H */

@@ -384,17 +384,13 @@ out:
 
 static int task_is_rt(const struct workload *w, const char *task)
 {
-	struct json_object *o, *t, *p;
-	const char *policy = NULL;
+	struct json_object *tasks, *t = NULL;
+	const char *policy;
 
-	if (json_object_object_get_ex(w->root, "tasks", &o) &&
-	    json_object_object_get_ex(o, task, &t) &&
-	    json_object_object_get_ex(t, "policy", &p))
-		policy = json_object_get_string(p);
-	else if (json_object_object_get_ex(w->root, "global", &o) &&
-		 json_object_object_get_ex(o, "default_policy", &p))
-		policy = json_object_get_string(p);
-	return policy && (strstr(policy, "FIFO") || strstr(policy, "RR"));
+	if (json_object_object_get_ex(w->root, "tasks", &tasks))
+		json_object_object_get_ex(tasks, task, &t);
+	policy = workload_policy(w, t);
+	return !strcmp(policy, "SCHED_FIFO") || !strcmp(policy, "SCHED_RR");
 }
 
 static void name_rt_throttling(const struct measure_in *in,

@@ -44,7 +44,6 @@ const char *probe_rtapp(void)
 
 struct policy_probe {
 	const struct workload *w;
-	const char *default_policy;
 	char *reason;
 	size_t len;
 	struct sw_err *err;
@@ -79,12 +78,9 @@ static int attr_from_task(struct policy_probe *p, const char *task,
 			  struct json_object *t, struct sw_sched_attr *a,
 			  const char **name)
 {
-	struct json_object *v;
 	long x, y, z;
 
-	*name = p->default_policy;
-	if (json_object_object_get_ex(t, "policy", &v))
-		*name = json_object_get_string(v);
+	*name = workload_policy(p->w, t);
 	memset(a, 0, sizeof(*a));
 	a->size = sizeof(*a);
 	if (!strcmp(*name, "SCHED_OTHER")) {
@@ -175,15 +171,10 @@ static int walk_policies(const struct workload *w, char *reason, size_t len,
 			 struct sw_err *err, int dry)
 {
 	struct policy_probe p = {
-		.w = w, .default_policy = "SCHED_OTHER",
-		.reason = reason, .len = len, .err = err, .dry = dry,
+		.w = w, .reason = reason, .len = len, .err = err, .dry = dry,
 	};
-	struct json_object *global, *v;
 
 	reason[0] = '\0';
-	if (json_object_object_get_ex(w->root, "global", &global) &&
-	    json_object_object_get_ex(global, "default_policy", &v))
-		p.default_policy = json_object_get_string(v);
 	return workload_walk_tasks(w, probe_task, &p);
 }
 

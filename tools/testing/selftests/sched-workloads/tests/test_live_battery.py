@@ -397,8 +397,8 @@ class TestRtThrottled(unittest.TestCase):
     @classmethod
     def setUpClass(cls):
         with live_lock():
-            old = load_text(RT_RUNTIME)
-            old_root = load_text(ROOT_RT_RUNTIME)
+            old = swtest.read_quiet(RT_RUNTIME)
+            old_root = swtest.read_quiet(ROOT_RT_RUNTIME)
             try:
                 if old_root is not None:
                     write_value(ROOT_RT_RUNTIME, 300000)
@@ -438,14 +438,6 @@ class TestRtThrottled(unittest.TestCase):
                              r"RT bandwidth: kernel.sched_rt_runtime_us "
                              r"300000 of kernel.sched_rt_period_us \d+; "
                              r"judged as it ran" % w)
-
-
-def load_text(path):
-    try:
-        with open(path) as f:
-            return f.read().strip()
-    except OSError:
-        return None
 
 
 @unittest.skipUnless(IS_ROOT, "live tests need root")
