@@ -41,11 +41,16 @@ run)	pkgs=$run_pkgs ;;
 # chromium-driver and python3-selenium) opens in the tests;
 # python3-jsonschema checks the KCIDB export against its schema;
 # qemu-system-x86 and busybox-static: "sched-workloads vm" boots a Debian
-# kernel package (downloaded by the test, not installed) with them
+# kernel package (downloaded by the test, not installed) with them;
+# qemu-system-arm and gcc-aarch64-linux-gnu: its deterministic mode, an
+# arm64 guest whose userspace is Debian's arm64 packages, downloaded
+# (apt needs the arm64 architecture for that) and never installed
 test)	pkgs="$run_pkgs python3 shellcheck flake8 trace-cmd clang"
 	pkgs="$pkgs libclang-rt-14-dev rt-tests stress-ng python3-matplotlib"
 	pkgs="$pkgs chromium chromium-driver python3-selenium python3-jsonschema"
-	pkgs="$pkgs qemu-system-x86 busybox-static" ;;
+	pkgs="$pkgs qemu-system-x86 busybox-static"
+	pkgs="$pkgs qemu-system-arm gcc-aarch64-linux-gnu"
+	foreign_arch=arm64 ;;
 *)	usage ;;
 esac
 
@@ -68,21 +73,40 @@ for p in $pkgs; do
 	installed "$p" || missing="$missing $p"
 done
 missing=${missing# }
+add_arch=
+if [ -n "${foreign_arch:-}" ] &&
+   ! dpkg --print-foreign-architectures | grep -qx "$foreign_arch"; then
+	add_arch=$foreign_arch
+fi
 
-if [ -z "$missing" ]; then
+if [ -z "$missing" ] && [ -z "$add_arch" ]; then
 	echo "deps: $1: all installed"
 	exit 0
 fi
 
 if [ "$(id -u)" -ne 0 ]; then
-	echo "deps: $1: missing packages: $missing" >&2
-	echo "deps: install them as root with:" >&2
-	echo "  apt-get install --no-install-recommends $missing" >&2
+	[ -z "$missing" ] ||
+		echo "deps: $1: missing packages: $missing" >&2
+	[ -z "$add_arch" ] ||
+		echo "deps: $1: apt cannot download $add_arch packages" >&2
+	echo "deps: as root:" >&2
+	[ -z "$add_arch" ] ||
+		echo "  dpkg --add-architecture $add_arch && apt-get update" >&2
+	[ -z "$missing" ] ||
+		echo "  apt-get install --no-install-recommends $missing" >&2
 	exit 1
 fi
 
-echo "deps: $1: installing: $missing"
+if [ -n "$add_arch" ]; then
+	echo "deps: $1: adding the $add_arch architecture to dpkg (its" \
+		"packages are downloaded, not installed)"
+	dpkg --add-architecture "$add_arch"
+fi
 export DEBIAN_FRONTEND=noninteractive
 apt-get update
+if [ -z "$missing" ]; then
+	exit 0
+fi
+echo "deps: $1: installing: $missing"
 # shellcheck disable=SC2086 # one package per word
 apt-get install -y --no-install-recommends $missing </dev/null

@@ -3,16 +3,27 @@
 """sched-workloads vm: the battery on a kernel image, in a QEMU guest.
 
     sched-workloads vm --kernel IMAGE [options] [-- RUN-ARGUMENTS...]
+    sched-workloads vm --kernel A --kernel B [options] [-- ...]
 
-IMAGE is a kernel image (bzImage), a Debian linux-image .deb, or a
-directory such a package was extracted into (boot/vmlinuz-*, and
-lib/modules/<version> for the modules the results disk needs). The
-guest boots from an initramfs that holds all it runs (vm_initramfs.py);
+IMAGE is a kernel image (an x86_64 bzImage or an arm64 Image), a Debian
+linux-image .deb, or a directory such a package was extracted into
+(boot/vmlinuz-*, and lib/modules/<version> for the modules the results
+disk needs). The guest boots from an initramfs that holds all it runs
+(vm_initramfs.py; an arm64 guest's userspace is Debian's, vm_guest.py);
 its /init (vm_init.sh) runs "sched-workloads RUN-ARGUMENTS" (default:
-"run", the whole battery), then writes its results to a second disk. The
-run directory comes back under the results directory, the guest's view
-of the machine in its vm/ (console, CPUs, scheduling domains, QEMU's
-command line), and the guest's KTAP is printed here.
+"run", the whole battery), rt-app calibrated in the guest, then writes
+its results to a second disk. The run directory comes back under the
+results directory, the guest's view of the machine in its vm/ (console,
+CPUs, scheduling domains, calibration, QEMU's command line), and the
+guest's KTAP is printed here.
+
+With two kernels, A then B run the same arguments, and "sched-workloads
+compare" prints B against A (exact comparisons when deterministic).
+
+--deterministic: TCG with icount (the guest's clock counts instructions,
+not host time), a fixed CPU model, no randomness in the device tree, the
+kernel's or userspace's address layout: what the guest measures does
+not depend on the host.
 
 Outcomes: the guest's own exit status; a kernel panic or oops, the
 kernel's failure, with the console's tail (exit 1); a guest that does
@@ -22,6 +33,7 @@ images removed whatever happens, Ctrl-C included.
 """
 import argparse
 import glob
+import io
 import os
 import shutil
 import signal
@@ -31,18 +43,28 @@ import tempfile
 import time
 
 import sw_paths
+import vm_guest
 import vm_initramfs
+import vm_topology
 
 EXIT_FAIL, EXIT_USAGE, EXIT_SKIP, EXIT_RUN_ERROR = 1, 2, 4, 8
 HERE = os.path.dirname(os.path.abspath(__file__))
-CACHE = os.path.join(os.environ.get("XDG_CACHE_HOME") or
-                     os.path.expanduser("~/.cache"), "sched-workloads", "vm")
+# The battery of the host's binary (its workloads and baselines), whatever
+# the guest's binary is
+BATTERY = os.path.dirname(os.path.realpath(sw_paths.binary()))
+CACHE = vm_guest.CACHE
 # virtio-blk on PCI: the results disk, and what its driver needs
 RESULTS_MODULES = ("virtio_pci", "virtio_blk")
 BOOTED, EXITED = "SW_VM_BOOTED", "SW_VM_EXIT="
 # oops=panic on the command line: an oops ends here too
 PANIC = ("Kernel panic - not syncing",)
 RESULTS_DISK_BYTES = 8 << 30    # sparse: only what the tar writes is used
+# The guest's clock: an instruction is 2^0 ns, idle time skipped, the
+# RTC's date fixed.
+ICOUNT = ("-icount", "shift=0,sleep=off,align=off",
+          "-rtc", "base=2020-01-01,clock=vm")
+# Subcommands that run rt-app, given the guest's calibration unless -c
+CALIBRATED = ("run", "baseline", "qualify")
 
 
 class VmError(Exception):
@@ -98,38 +120,38 @@ def kernel_of(arg, modules):
     return Kernel(arg, modules, None, "_".join(os.path.basename(arg).split()))
 
 
-def build_initramfs(kernel, run_args):
-    """The guest's root as bytes, and the modules it loads."""
+def build_initramfs(kernel, run_args, us, vm_name, baselines):
+    """The guest's root as bytes, and the modules it loads. @us: the
+    Userspace it runs; @vm_name: what its fingerprint calls the VM;
+    @baselines: the baseline directory it judges against."""
     cpio = vm_initramfs.Cpio()
     for d in ("proc", "sys", "dev", "tmp", "results", "etc/sw"):
         cpio.add_dir(d)
     cpio.add_chardev("dev/console", 5, 1)
-    busybox = shutil.which("busybox") or "/bin/busybox"
-    if vm_initramfs.Elf(busybox).needed():
+    if vm_initramfs.Elf(us.busybox).needed():
         raise VmError("%s is not static (Debian package busybox-static)"
-                      % busybox, EXIT_SKIP)
-    cpio.add_host_file("bin/busybox", busybox)
+                      % us.busybox, EXIT_SKIP)
+    cpio.add_host_file("bin/busybox", us.busybox)
     with open(os.path.join(HERE, "vm_init.sh"), "rb") as f:
         cpio.add_file("init", f.read(), 0o755)
-    binary = os.path.realpath(sw_paths.binary())
-    rtapp = os.environ.get("RTAPP") or shutil.which("rt-app")
-    if not rtapp:
-        raise VmError("rt-app not found (Debian package rt-app)", EXIT_SKIP)
-    cpio.add_host_file("opt/sw/sched-workloads", binary)
-    cpio.add_host_file("usr/bin/rt-app", os.path.realpath(rtapp))
+    cpio.add_host_file("opt/sw/sched-workloads", us.binary)
+    cpio.add_host_file("usr/bin/rt-app", us.rtapp)
+    # paths inside the root the libraries are looked up in
+    inside = [os.path.join("/", os.path.relpath(p, us.root))
+              for p in (us.binary, us.rtapp)]
     # glibc loads libgcc_s itself, to unwind a thread that exits
-    unwinder = vm_initramfs.find_library("/", "libgcc_s.so.1")
+    unwinder = vm_initramfs.find_library(us.root, "libgcc_s.so.1")
     for lib in vm_initramfs.library_closure(
-            "/", [binary, rtapp] + ([unwinder] if unwinder else [])):
-        if lib not in (binary, rtapp):
-            cpio.add_host_file(lib, os.path.realpath(lib))
+            us.root, inside + ([unwinder] if unwinder else [])):
+        if lib not in inside:
+            cpio.add_host_file(lib, os.path.realpath(
+                os.path.join(us.root, lib.lstrip("/"))))
     if kernel.config:
         # the fingerprint's HZ and preemption model
         cpio.add_host_file("boot/config-" + kernel.name, kernel.config)
     vm_initramfs.add_tree(cpio, "opt/sw/workloads",
-                          os.path.join(os.path.dirname(binary), "workloads"))
-    vm_initramfs.add_tree(cpio, "opt/sw/baselines",
-                          os.path.join(os.path.dirname(binary), "baselines"))
+                          os.path.join(BATTERY, "workloads"))
+    vm_initramfs.add_tree(cpio, "opt/sw/baselines", baselines)
     mods = []
     if kernel.moddir:
         mods = vm_initramfs.module_order(kernel.moddir, RESULTS_MODULES)
@@ -139,7 +161,38 @@ def build_initramfs(kernel, run_args):
     cpio.add_file("etc/sw/modules", "".join(m + "\n" for m in mods).encode())
     cpio.add_file("etc/sw/args",
                   "".join(a + "\n" for a in run_args).encode())
+    cpio.add_file("etc/sw/vm", (vm_name + "\n").encode())
+    if run_args[0] in CALIBRATED and not ({"-c", "--calibration"} &
+                                          set(run_args)):
+        cpio.add_file("etc/sw/calibrate", b"")
     return cpio.bytes(), mods
+
+
+def guest_arch(kernel, a):
+    """The vm_guest.Arch of @kernel's image; what this QEMU cannot run
+    deterministically is an error here, not a hang later."""
+    name = vm_guest.image_arch(kernel.image)
+    if not name:
+        raise VmError("%s: not a kernel image (neither an x86_64 bzImage "
+                      "nor an arm64 Image)" % kernel.image, EXIT_USAGE)
+    if a.deterministic and name == "x86_64" and a.topology.cpus > 1:
+        # seen with QEMU 7.2 and Debian's 6.1: "smp: Bringing up
+        # secondary CPUs" never ends
+        raise VmError("an x86_64 guest with %d CPUs hangs bringing up "
+                      "its second CPU under icount: --deterministic "
+                      "with --cpus 1, or an arm64 kernel" % a.topology.cpus,
+                      EXIT_USAGE)
+    return vm_guest.ARCHES[name]
+
+
+def accels_to_try(a, arch):
+    """The accelerators to boot with, in turn: KVM first when it may
+    work and TCG is left to fall back on."""
+    if a.deterministic or arch.name != vm_guest.host_arch():
+        return ["tcg"]
+    if a.accel != "auto":
+        return [a.accel]
+    return ["kvm", "tcg"] if kvm_usable() else ["tcg"]
 
 
 def kvm_usable():
@@ -151,18 +204,48 @@ def kvm_usable():
     return True
 
 
-def qemu_argv(image, initrd, disk, console, accel, cpus, memory):
-    cpu = "host" if accel == "kvm" else "max"
-    return ["qemu-system-x86_64", "-nodefaults", "-no-reboot",
-            "-display", "none", "-monitor", "none",
-            "-machine", "q35", "-accel", accel, "-cpu", cpu,
-            "-smp", str(cpus), "-m", str(memory),
-            "-kernel", image, "-initrd", initrd,
-            "-append", "console=ttyS0 rdinit=/init panic=-1 oops=panic "
-            "quiet loglevel=3 sched_verbose",
-            "-serial", "file:" + console,
-            "-drive", "if=none,id=results,format=raw,file=" + disk,
-            "-device", "virtio-blk-pci,drive=results"]
+def qemu_version(arch):
+    """QEMU's "major.minor", or None when it does not run."""
+    try:
+        r = subprocess.run([arch.qemu, "--version"], capture_output=True,
+                           text=True, timeout=30)
+    except (OSError, subprocess.TimeoutExpired):
+        return None
+    words = r.stdout.split()
+    if r.returncode or "version" not in words[:-1]:
+        return None
+    return ".".join(words[words.index("version") + 1].split(".")[:2])
+
+
+def vm_name(version, topology, accel, deterministic):
+    """What the guest's fingerprint calls this VM (SCHED_WORKLOADS_VM):
+    part of its machine class, so a baseline is valid for a QEMU, a
+    topology preset and an accelerator; "-icount" last when the guest
+    is deterministic (machine/fingerprint.h)."""
+    return "qemu%s-%s-%s" % (version, topology.name,
+                             "icount" if deterministic else accel)
+
+
+def qemu_argv(arch, image, initrd, disk, console, accel, a):
+    """QEMU's command line; @a: the options (topology, memory,
+    deterministic)."""
+    if accel == "kvm":
+        cpu = "host"
+    else:
+        cpu = arch.cpu_deterministic if a.deterministic else arch.cpu_tcg
+    append = ("console=%s rdinit=/init panic=-1 oops=panic quiet "
+              "loglevel=3 sched_verbose" % arch.console)
+    if a.deterministic:
+        append += " nokaslr norandmaps"
+    return ([arch.qemu, "-nodefaults", "-no-reboot",
+             "-display", "none", "-monitor", "none",
+             "-machine", arch.machine, "-accel", accel, "-cpu", cpu,
+             "-m", str(a.memory)] + a.topology.qemu_args(a.memory) +
+            (list(ICOUNT) if a.deterministic else []) +
+            ["-kernel", image, "-initrd", initrd, "-append", append,
+             "-serial", "file:" + console,
+             "-drive", "if=none,id=results,format=raw,file=" + disk,
+             "-device", "virtio-blk-pci,drive=results"])
 
 
 def read_console(path):
@@ -214,23 +297,41 @@ def tail(text, n=30):
     return text.splitlines()[-n:]
 
 
-def fetch_results(disk, results):
-    """The guest's results out of the tar stream on @disk, into a run
-    directory under @results (its name the guest's, with "-vm"); returns
-    its path, or None when the guest wrote none."""
+def fetch_results(disk, results, baselines):
+    """The guest's results out of the tar stream on @disk: every run
+    directory it wrote comes back under @results (its name the guest's,
+    with "-vm"), the guest's vm/ into the last; the baselines it recorded
+    (its /results/baselines) are merged into @baselines. Returns the runs'
+    paths, {guest path: host path}; no runs when the guest wrote none
+    (what it wrote is then left in a sw-vm-* directory)."""
     tmp = tempfile.mkdtemp(prefix="sw-vm-", dir=results)
     r = subprocess.run(["tar", "-xf", disk, "-C", tmp],
                        capture_output=True, text=True)
-    runs = [d for d in os.listdir(tmp)
-            if d != "vm" and os.path.isdir(os.path.join(tmp, d))]
-    if r.returncode or len(runs) != 1:
-        return tmp if os.listdir(tmp) else os.rmdir(tmp)
-    run = os.path.join(results, runs[0] + "-vm")
-    os.rename(os.path.join(tmp, runs[0]), run)
+    names = sorted(d for d in os.listdir(tmp)
+                   if d not in ("vm", "baselines") and
+                   os.path.isdir(os.path.join(tmp, d)))
+    if r.returncode or not names:
+        if not os.listdir(tmp):
+            os.rmdir(tmp)
+        return {}
+    if os.path.isdir(os.path.join(tmp, "baselines")):
+        shutil.copytree(os.path.join(tmp, "baselines"), baselines,
+                        dirs_exist_ok=True)
+        shutil.rmtree(os.path.join(tmp, "baselines"))
+    runs = {}
+    for name in names:
+        # a deterministic guest's clock starts at the same date every boot
+        run = os.path.join(results, name + "-vm")
+        n = 1
+        while os.path.exists(run):
+            n += 1
+            run = os.path.join(results, "%s-vm%d" % (name, n))
+        os.rename(os.path.join(tmp, name), run)
+        runs["/results/" + name] = run
     if os.path.isdir(os.path.join(tmp, "vm")):
         os.rename(os.path.join(tmp, "vm"), os.path.join(run, "vm"))
     os.rmdir(tmp)
-    return run
+    return runs
 
 
 def parse_args(argv):
@@ -238,33 +339,61 @@ def parse_args(argv):
         prog="sched-workloads vm",
         description="The battery on a kernel image, in a QEMU guest.")
     ap.add_argument("--kernel", required=True, metavar="IMAGE",
-                    help="a bzImage, a linux-image .deb, or a directory "
-                    "one was extracted into")
+                    action="append",
+                    help="a bzImage or arm64 Image, a linux-image .deb, "
+                    "or a directory one was extracted into; twice: A/B, "
+                    "both run in turn, B compared with A")
     ap.add_argument("--modules", metavar="DIR",
                     help="the image's lib/modules/<version>, when its "
                     "virtio drivers are modules")
     ap.add_argument("--accel", choices=("auto", "kvm", "tcg"),
                     default="auto", help="auto: KVM if it boots the "
                     "guest within --boot-timeout, else TCG")
-    ap.add_argument("--cpus", type=int, default=2)
+    ap.add_argument("--deterministic", action="store_true",
+                    help="TCG with icount: the guest's clock counts its "
+                    "instructions, the host does not show in its results")
+    ap.add_argument("--cpus", type=int, metavar="N",
+                    help="N CPUs, one core each: --topology flatN")
+    ap.add_argument("--topology", metavar="PRESET",
+                    help="flat2 (the default), smt2x2 (2 cores x 2 "
+                    "threads), numa2x4 (2 sockets x 4 cores, 2 nodes), "
+                    "flatN")
     ap.add_argument("--memory", type=int, default=2048, metavar="MB")
     ap.add_argument("--boot-timeout", type=float, default=120,
                     metavar="S", help="for the guest to reach its /init")
     ap.add_argument("--timeout", type=float, default=1800, metavar="S",
                     help="for the battery, once booted")
     ap.add_argument("-r", "--results", default="results", metavar="DIR")
+    ap.add_argument("-B", "--baselines", metavar="DIR",
+                    default=os.path.join(BATTERY, "baselines"),
+                    help="the guest's baselines, and where those it "
+                    "records go (default: the battery's)")
     ap.add_argument("run_args", nargs="*", metavar="RUN-ARGUMENTS",
                     help="after --: the arguments of sched-workloads "
                     "(default: run)")
     a = ap.parse_args(argv)
+    if len(a.kernel) > 2:
+        ap.error("--kernel: one image, or two for an A/B")
+    if a.cpus is not None and a.topology:
+        ap.error("--cpus N is --topology flatN: not both")
+    name = a.topology or "flat%d" % (a.cpus or 2)
+    a.topology = vm_topology.preset(name)
+    if not a.topology:
+        ap.error("--topology %s: no such preset (flat2, smt2x2, numa2x4, "
+                 "flatN)" % name)
+    if a.deterministic and a.accel == "kvm":
+        ap.error("--deterministic is TCG's: not with --accel kvm")
     if not a.run_args:
         a.run_args = ["run"]
-    if a.run_args[0] == "run" and "-r" not in a.run_args:
+    if a.run_args[0] in CALIBRATED and "-r" not in a.run_args:
         a.run_args[1:1] = ["-r", "/results"]
+    # what the guest records comes back into --baselines
+    if a.run_args[0] in ("baseline", "qualify") and "-B" not in a.run_args:
+        a.run_args[1:1] = ["-B", "/results/baselines"]
     return a
 
 
-def boot(a, image, initrd, work, accel):
+def boot(a, arch, image, initrd, work, accel):
     disk = os.path.join(work, "results.img")
     console = os.path.join(work, "console.log")
     for p in (disk, console):
@@ -272,7 +401,7 @@ def boot(a, image, initrd, work, accel):
             os.unlink(p)
     with open(disk, "wb") as f:
         f.truncate(RESULTS_DISK_BYTES)
-    argv = qemu_argv(image, initrd, disk, console, accel, a.cpus, a.memory)
+    argv = qemu_argv(arch, image, initrd, disk, console, accel, a)
     start = time.monotonic()
     outcome, detail = watch(argv, console, a.boot_timeout, a.timeout)
     return outcome, detail, argv, disk, console, time.monotonic() - start
@@ -282,41 +411,51 @@ def interrupted(signum, frame):
     raise KeyboardInterrupt
 
 
+class Guest:
+    """A kernel ready to boot: its Arch, the accelerators to try in turn,
+    the VM name and initramfs (bytes, modules) of each."""
+
+    def __init__(self, a, arg):
+        self.kernel = kernel_of(arg, a.modules)
+        self.arch = guest_arch(self.kernel, a)
+        version = qemu_version(self.arch)
+        if not version:
+            raise VmError("%s not found (Debian package %s)" %
+                          (self.arch.qemu, self.arch.qemu_package), EXIT_SKIP)
+        us = vm_guest.userspace(self.arch)
+        self.accels = accels_to_try(a, self.arch)
+        self.names = {x: vm_name(version, a.topology, x, a.deterministic)
+                      for x in self.accels}
+        self.blobs = {x: build_initramfs(self.kernel, a.run_args, us,
+                                         self.names[x], a.baselines)
+                      for x in self.accels}
+
+
 def main(argv):
     # kselftest's timeout sends SIGTERM: QEMU goes too, the files with it
     signal.signal(signal.SIGTERM, interrupted)
     a = parse_args(argv)
-    if not shutil.which("qemu-system-x86_64"):
-        skip("qemu-system-x86_64 not found (Debian package qemu-system-x86)")
     try:
-        kernel = kernel_of(a.kernel, a.modules)
-        blob, mods = build_initramfs(kernel, a.run_args)
+        guests = [Guest(a, k) for k in a.kernel]
     except VmError as e:
         if e.code == EXIT_SKIP:
             skip(str(e))
         print("sched-workloads vm: %s" % e, file=sys.stderr)
         return e.code
+    except vm_guest.GuestError as e:
+        if e.skip:
+            skip(str(e))
+        print("sched-workloads vm: %s" % e, file=sys.stderr)
+        return EXIT_RUN_ERROR
     except vm_initramfs.ElfError as e:
         print("sched-workloads vm: %s" % e, file=sys.stderr)
         return EXIT_RUN_ERROR
     os.makedirs(a.results, exist_ok=True)
     work = tempfile.mkdtemp(prefix="sw-vm-work-")
     try:
-        initrd = os.path.join(work, "initramfs.cpio")
-        with open(initrd, "wb") as f:
-            f.write(blob)
-        accels = ["kvm", "tcg"] if a.accel == "auto" and kvm_usable() \
-            else ["tcg" if a.accel == "auto" else a.accel]
-        for accel in accels:
-            outcome, detail, qargv, disk, console, took = boot(
-                a, kernel.image, initrd, work, accel)
-            if outcome == "no-boot" and accel == "kvm" and len(accels) > 1:
-                print("# KVM unusable here: the guest did not reach its "
-                      "/init in %.0f s; TCG instead" % a.boot_timeout)
-                continue
-            break
-        return report(a, kernel.name, accel, outcome, detail, qargv, disk,
-                      console, took, mods)
+        if len(guests) == 1:
+            return run_guest(a, guests[0], work, sys.stdout)[0]
+        return a_b(a, guests, work)
     except KeyboardInterrupt:
         print("# interrupted")
         return 130
@@ -324,11 +463,66 @@ def main(argv):
         shutil.rmtree(work, ignore_errors=True)
 
 
-def report(a, name, accel, outcome, detail, qargv, disk, console, took,
-           mods):
+def run_guest(a, g, work, out):
+    """Boots Guest @g, its report on @out: (exit status, run directory
+    or None)."""
+    for accel in g.accels:
+        initrd = os.path.join(work, "initramfs-%s.cpio" % accel)
+        blob, mods = g.blobs[accel]
+        with open(initrd, "wb") as f:
+            f.write(blob)
+        outcome, detail, qargv, disk, console, took = boot(
+            a, g.arch, g.kernel.image, initrd, work, accel)
+        if outcome == "no-boot" and accel == "kvm" and len(g.accels) > 1:
+            print("# KVM unusable here: the guest did not reach its "
+                  "/init in %.0f s; TCG instead" % a.boot_timeout, file=out)
+            continue
+        break
+    return report(a, g.kernel.name, g.names[accel], outcome, detail, qargv,
+                  disk, console, took, mods, out)
+
+
+def topology_broken(topology, vmdir):
+    """Why the guest's CPUs and scheduling domains (its vm/cpuinfo.txt
+    and domains.txt) are not what @topology promised, or None."""
+    try:
+        with open(os.path.join(vmdir, "cpuinfo.txt")) as f:
+            cpus = sum(line.startswith("processor") for line in f)
+        with open(os.path.join(vmdir, "domains.txt")) as f:
+            domains = f.read()
+    except FileNotFoundError as e:
+        return "the guest did not write %s" % e.filename
+    return vm_topology.broken_promise(topology, domains, cpus)
+
+
+def a_b(a, guests, work):
+    """Kernel A, then kernel B, on the same arguments; their batteries'
+    reports as diagnostics, then compare's table of B against A, and its
+    exit status."""
+    runs = []
+    for label, g in zip("AB", guests):
+        buf = io.StringIO()
+        status, run = run_guest(a, g, work, buf)
+        for line in buf.getvalue().splitlines():
+            print("# %s: %s" % (label, line))
+        if not run:
+            print("TAP version 13\n1..1\nnot ok 1 vm-a-b # kernel %s (%s) "
+                  "gave no results" % (label, g.kernel.name))
+            return status or EXIT_RUN_ERROR
+        runs.append(run)
+    print("# A/B: B %s against A %s" % (runs[1], runs[0]))
+    sys.stdout.flush()
+    return subprocess.run([sw_paths.binary(), "compare"] + runs).returncode
+
+
+def report(a, name, vm, outcome, detail, qargv, disk, console, took,
+           mods, out):
+    """What became of the guest, on @out: (exit status, run directory or
+    None)."""
     text = read_console(console)
-    print("# vm: kernel %s, %s, %d CPUs, %d MB, %.0f s" %
-          (name, accel, a.cpus, a.memory, took))
+    print("# vm: kernel %s, %s, %d CPUs (%s), %d MB, %.0f s" %
+          (name, vm, a.topology.cpus, a.topology.name, a.memory, took),
+          file=out)
     if outcome != "exited":
         what = {
             "panic": "the kernel panicked",
@@ -338,19 +532,20 @@ def report(a, name, accel, outcome, detail, qargv, disk, console, took,
                 "no end in %s s" % detail),
             "qemu": "QEMU failed: %s" % detail,
         }[outcome]
-        print("TAP version 13\n1..1")
+        print("TAP version 13\n1..1", file=out)
         for line in tail(text):
-            print("# console: %s" % line)
-        print("not ok 1 vm-%s # %s" % (name, what))
-        return EXIT_FAIL if outcome == "panic" else EXIT_RUN_ERROR
-    run = fetch_results(disk, a.results)
+            print("# console: %s" % line, file=out)
+        print("not ok 1 vm-%s # %s" % (name, what), file=out)
+        return (EXIT_FAIL if outcome == "panic" else EXIT_RUN_ERROR), None
+    runs = fetch_results(disk, a.results, a.baselines)
+    run = runs[max(runs)] if runs else None
     if not run:
-        print("TAP version 13\n1..1")
+        print("TAP version 13\n1..1", file=out)
         for line in tail(text):
-            print("# console: %s" % line)
+            print("# console: %s" % line, file=out)
         print("not ok 1 vm-%s # the guest wrote no results (status %d)"
-              % (name, detail))
-        return EXIT_RUN_ERROR
+              % (name, detail), file=out)
+        return EXIT_RUN_ERROR, None
     vmdir = os.path.join(run, "vm")
     os.makedirs(vmdir, exist_ok=True)
     with open(os.path.join(vmdir, "console.log"), "w") as f:
@@ -358,14 +553,23 @@ def report(a, name, accel, outcome, detail, qargv, disk, console, took,
     with open(os.path.join(vmdir, "qemu.txt"), "w") as f:
         f.write(" ".join(qargv) + "\n")
         f.write("modules: %s\n" % " ".join(mods))
+    broken = topology_broken(a.topology, vmdir)
+    if broken:
+        print("TAP version 13\n1..1", file=out)
+        print("not ok 1 vm-%s # topology %s not as promised: %s" %
+              (name, a.topology.name, broken), file=out)
+        print("# vm: results %s" % run, file=out)
+        return EXIT_RUN_ERROR, run
     ktap = os.path.join(vmdir, "ktap.txt")
     if os.path.exists(ktap):
-        # the guest's paths, as this machine sees them
-        guest = "/results/" + os.path.basename(run)[:-len("-vm")]
         with open(ktap) as f:
-            sys.stdout.write(f.read().replace(guest, run))
-    print("# vm: results %s" % run)
-    return detail
+            text = f.read()
+        # the guest's paths, as this machine sees them
+        for guest, host in runs.items():
+            text = text.replace(guest, host)
+        out.write(text)
+    print("# vm: results %s" % run, file=out)
+    return detail, run
 
 
 if __name__ == "__main__":

@@ -26,13 +26,6 @@ mount -t cgroup2 cgroup2 /sys/fs/cgroup
 echo SW_VM_BOOTED
 
 status=0
-while read -r mod; do
-	[ -n "$mod" ] || continue
-	if ! insmod "/lib/modules/$mod" 2>/tmp/insmod.err; then
-		echo "sw-vm: cannot load $mod: $(cat /tmp/insmod.err)"
-		status=1
-	fi
-done < /etc/sw/modules
 
 # the machine as the guest sees it, before the run
 mkdir -p /results/vm
@@ -44,16 +37,53 @@ for d in /sys/kernel/debug/sched/domains/cpu*/domain*; do
 	echo "${cpu##*/} ${d##*/} $(cat "$d/name") $(cat "$d/flags" 2>/dev/null)"
 done > /results/vm/domains.txt
 
+# rt-app's own calibration, in the guest: the host's ns per loop means
+# nothing under emulation. Under icount it is the same every boot.
+calibration=
+if [ $status -eq 0 ] && [ -e /etc/sw/calibrate ]; then
+	cat > /tmp/calibrate.json <<-EOF
+	{"global": {"calibration": "CPU0", "duration": 1, "logdir": "/tmp"},
+	 "tasks": {"calibrate": {"loop": 1, "run": 1000}}}
+	EOF
+	rt-app /tmp/calibrate.json > /results/vm/calibration.txt 2>&1
+	calibration=$(sed -n 's/.*pLoad = \([0-9]*\)ns.*/\1/p' \
+		/results/vm/calibration.txt)
+	if [ -z "$calibration" ]; then
+		echo "sw-vm: rt-app did not calibrate: $(tail -n 3 /results/vm/calibration.txt)"
+		status=1
+	fi
+fi
+
+export SCHED_WORKLOADS_VM
+SCHED_WORKLOADS_VM=$(cat /etc/sw/vm)
 if [ $status -eq 0 ]; then
 	set --
 	while read -r arg; do
 		set -- "$@" "$arg"
+		# after the subcommand
+		if [ $# -eq 1 ] && [ -n "$calibration" ]; then
+			set -- "$@" -c "$calibration"
+		fi
 	done < /etc/sw/args
 	/opt/sw/sched-workloads "$@" > /results/vm/ktap.txt \
 		2> /results/vm/stderr.txt < /dev/null
 	status=$?
 fi
 
+# The results disk's drivers only now: its probe reads the disk, and
+# the host's I/O completes in host time, which icount does not count.
+while read -r mod; do
+	[ -n "$mod" ] || continue
+	if ! insmod "/lib/modules/$mod" 2>/tmp/insmod.err; then
+		echo "sw-vm: cannot load $mod: $(cat /tmp/insmod.err)"
+		status=1
+	fi
+done < /etc/sw/modules
+# the disk appears asynchronously
+for _ in 1 2 3 4 5 6 7 8 9 10; do
+	[ -b /dev/vda ] && break
+	sleep 1
+done
 if [ -b /dev/vda ]; then
 	tar -cf /dev/vda -C /results . || status=1
 	sync

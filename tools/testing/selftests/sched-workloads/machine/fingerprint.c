@@ -187,6 +187,23 @@ static void model_slug(const char *model, char *buf, size_t len)
 	buf[n] = '\0';
 }
 
+/*
+ * SCHED_WORKLOADS_VM: the virtual machine "sched-workloads vm" boots the
+ * kernel in (QEMU's version, the topology preset, the accelerator, or
+ * "icount" when deterministic). Under TCG the guest's CPUs are QEMU's,
+ * not the host's: this, not the CPU model, is what a baseline is valid
+ * for. Only [a-z0-9.-]: it is part of a file name.
+ */
+static void read_vm(struct fingerprint *fp)
+{
+	const char *vm = getenv("SCHED_WORKLOADS_VM");
+
+	if (!vm || !*vm || strlen(vm) >= sizeof(fp->vm) ||
+	    vm[strspn(vm, "abcdefghijklmnopqrstuvwxyz0123456789.-")])
+		return;
+	snprintf(fp->vm, sizeof(fp->vm), "%s", vm);
+}
+
 int fingerprint_read(struct fingerprint *fp, long calibration)
 {
 	char flags[4096], slug[96];
@@ -208,10 +225,12 @@ int fingerprint_read(struct fingerprint *fp, long calibration)
 	read_topology(fp);
 	read_kernel_config(fp);
 	read_rtapp_version(fp);
+	read_vm(fp);
 	fp->calibration = calibration;
 	model_slug(fp->model, slug, sizeof(slug));
-	snprintf(fp->class_name, sizeof(fp->class_name), "%s-%dcpu-%s%s",
-		 fp->arch, fp->cpus_online, slug, fp->virtualized ? "-vm" : "");
+	snprintf(fp->class_name, sizeof(fp->class_name), "%s-%dcpu-%s%s%s%s",
+		 fp->arch, fp->cpus_online, slug, fp->virtualized ? "-vm" : "",
+		 fp->vm[0] ? "-" : "", fp->vm);
 	/* Read after the class is named: they must not change it. */
 	fp->settings = settings_read(NULL);
 	return 0;
@@ -235,6 +254,8 @@ struct json_object *fingerprint_to_json(const struct fingerprint *fp)
 	json_object_object_add(o, "topology", json_object_new_string(fp->topology));
 	json_object_object_add(o, "model", json_object_new_string(fp->model));
 	json_object_object_add(o, "virtualized", json_object_new_boolean(fp->virtualized));
+	if (fp->vm[0])
+		json_object_object_add(o, "vm", json_object_new_string(fp->vm));
 	json_object_object_add(o, "kernel_release",
 			       json_object_new_string(fp->kernel_release));
 	json_object_object_add(o, "kernel_version",
@@ -254,7 +275,7 @@ const char *fingerprint_class_mismatch(struct json_object *a,
 				       struct json_object *b)
 {
 	static const char *const keys[] = {
-		"arch", "cpus_online", "topology", "model", "virtualized",
+		"arch", "cpus_online", "topology", "model", "virtualized", "vm",
 	};
 	static char why[256];
 	size_t i;
@@ -262,14 +283,17 @@ const char *fingerprint_class_mismatch(struct json_object *a,
 	for (i = 0; i < ARRAY_SIZE(keys); i++) {
 		struct json_object *va, *vb;
 		const char *sa, *sb;
+		/* only a VM's fingerprint has one: a machine's is "" */
+		int optional = !strcmp(keys[i], "vm");
+		int has_a = json_object_object_get_ex(a, keys[i], &va);
+		int has_b = json_object_object_get_ex(b, keys[i], &vb);
 
-		if (!json_object_object_get_ex(a, keys[i], &va) ||
-		    !json_object_object_get_ex(b, keys[i], &vb)) {
+		if (!optional && (!has_a || !has_b)) {
 			snprintf(why, sizeof(why), "fingerprint lacks \"%s\"", keys[i]);
 			return why;
 		}
-		sa = json_object_get_string(va);
-		sb = json_object_get_string(vb);
+		sa = has_a ? json_object_get_string(va) : "";
+		sb = has_b ? json_object_get_string(vb) : "";
 		if (strcmp(sa, sb)) {
 			snprintf(why, sizeof(why), "%s differs: \"%s\" vs \"%s\"",
 				 keys[i], sa, sb);

@@ -20,7 +20,12 @@ struct fingerprint {
 	char topology[64];	/* "1 package, 2 cores, 1 thread per core" */
 	char model[128];
 	int virtualized;
-	char class_name[160];	/* "x86_64-2cpu-intel-xeon-processor-vm" */
+	/*
+	 * What runs the kernel when its CPUs cannot say: "" or, in the
+	 * guests of "sched-workloads vm", e.g. "qemu7.2-flat2-icount".
+	 */
+	char vm[48];
+	char class_name[208];	/* "x86_64-2cpu-intel-xeon-processor-vm" */
 	/* The kernel and the tools. */
 	char kernel_release[128];
 	char kernel_version[160];

@@ -6,7 +6,9 @@ a change counts when it exceeds max(rel * |A median|, abs) and is
 significant: one-sided Mann-Whitney p <= 0.05 (compare's fallback for a
 tail without events: every B value beyond A's range).
 """
+import json
 import os
+import shutil
 import tempfile
 import unittest
 
@@ -150,6 +152,20 @@ class TestCompare(unittest.TestCase):
                fixture("results", "c"))
         self.assertEqual(r.returncode, EXIT_FAIL)
         self.assertIn("# warning: different machine classes", r.stdout)
+
+    def test_a_vm_is_another_class(self):
+        # a run of "sched-workloads vm": its fingerprint names the VM
+        with tempfile.TemporaryDirectory() as tmp:
+            b = os.path.join(tmp, "b")
+            shutil.copytree(fixture("results", "b"), b)
+            with open(os.path.join(b, "fingerprint.json")) as f:
+                fp = json.load(f)
+            fp["vm"] = "qemu7.2-flat2-icount"
+            with open(os.path.join(b, "fingerprint.json"), "w") as f:
+                json.dump(fp, f)
+            r = sw("compare", fixture("results", "a"), b)
+        self.assertEqual(r.returncode, EXIT_USAGE)
+        self.assertIn('vm differs: "" vs "qemu7.2-flat2-icount"', r.stderr)
 
     def test_not_a_results_directory(self):
         r = sw("compare", fixture("results", "a"), fixture("logs", "basic"))

@@ -5,7 +5,7 @@ import os
 import re
 import unittest
 
-from swtest import EXIT_PASS, sw
+from swtest import CHILD_ENV, EXIT_PASS, sw
 
 
 def cpuinfo_flags():
@@ -42,6 +42,26 @@ class TestFingerprint(unittest.TestCase):
             self.assertGreater(self.fp["hz"], 0)
             self.assertIn(self.fp["preempt"],
                           ("none", "voluntary", "full", "lazy", "rt"))
+
+    def fingerprint_in_vm(self, vm):
+        r = sw("fingerprint", "-c", "17",
+               env=dict(CHILD_ENV, SCHED_WORKLOADS_VM=vm))
+        self.assertEqual(r.returncode, EXIT_PASS, r.stderr)
+        return json.loads(r.stdout)
+
+    def test_a_vm_is_part_of_the_class(self):
+        # what sched-workloads vm sets in its guests
+        fp = self.fingerprint_in_vm("qemu7.2-flat2-icount")
+        self.assertEqual(fp["vm"], "qemu7.2-flat2-icount")
+        self.assertEqual(fp["class"],
+                         self.fp["class"] + "-qemu7.2-flat2-icount")
+        self.assertNotIn("vm", self.fp)
+
+    def test_a_vm_name_that_cannot_be_a_file_name_is_ignored(self):
+        for bad in ("qemu 7.2", "../x", "QEMU", "x" * 48):
+            fp = self.fingerprint_in_vm(bad)
+            self.assertNotIn("vm", fp, bad)
+            self.assertEqual(fp["class"], self.fp["class"], bad)
 
 
 if __name__ == "__main__":

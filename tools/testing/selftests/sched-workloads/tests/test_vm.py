@@ -23,22 +23,25 @@ CACHE = os.path.join(os.path.expanduser("~/.cache"), "sched-workloads",
 WORKLOAD = "cfs-yield"
 
 
-def debian_kernel():
-    """A Debian linux-image .deb of this architecture, downloaded into
-    the cache once; None when apt cannot get one."""
+def debian_kernel(arch="amd64"):
+    """A Debian linux-image .deb of Debian architecture @arch, downloaded
+    into the cache once; None when apt cannot get one."""
     os.makedirs(CACHE, exist_ok=True)
-    have = sorted(glob.glob(os.path.join(CACHE, "linux-image-*.deb")))
+    pattern = os.path.join(CACHE, "linux-image-*_%s.deb" % arch)
+    have = sorted(glob.glob(pattern))
     if have:
         return have[-1]
-    r = subprocess.run(["apt-cache", "depends", "linux-image-amd64"],
+    r = subprocess.run(["apt-cache", "depends",
+                        "linux-image-%s:%s" % (arch, arch)],
                        capture_output=True, text=True)
     pkgs = [line.split(":", 1)[1].strip() for line in r.stdout.splitlines()
             if line.strip().startswith("Depends: linux-image-")]
     if r.returncode or not pkgs:
         return None
-    r = subprocess.run(["apt-get", "download", pkgs[0]], cwd=CACHE,
+    pkg = pkgs[0] if ":" in pkgs[0] else "%s:%s" % (pkgs[0], arch)
+    r = subprocess.run(["apt-get", "download", pkg], cwd=CACHE,
                        capture_output=True, text=True)
-    have = glob.glob(os.path.join(CACHE, "linux-image-*.deb"))
+    have = glob.glob(pattern)
     return have[0] if r.returncode == 0 and have else None
 
 
@@ -57,11 +60,6 @@ class TestOutcomes(unittest.TestCase):
     """Without QEMU's guest: what vm says of what it was given."""
 
     def test_no_such_kernel(self):
-        if not shutil.which("qemu-system-x86_64"):
-            r = sw_vm("--kernel", "/nonexistent/bzImage")
-            self.assertEqual(r.returncode, 4, r.stdout + r.stderr)
-            self.assertIn("qemu-system-x86_64 not found", r.stdout)
-            return
         r = sw_vm("--kernel", "/nonexistent/bzImage")
         self.assertEqual(r.returncode, 2, r.stdout + r.stderr)
         self.assertIn("/nonexistent/bzImage: no such kernel image", r.stderr)
@@ -69,12 +67,28 @@ class TestOutcomes(unittest.TestCase):
     @unittest.skipUnless(shutil.which("qemu-system-x86_64") and
                          shutil.which("busybox"),
                          "needs qemu-system-x86 and busybox-static")
-    def test_not_a_kernel_does_not_boot(self):
-        tmp = tempfile.mkdtemp(prefix="sw-vm-test-")
-        try:
+    def test_not_a_kernel_image(self):
+        with tempfile.TemporaryDirectory() as tmp:
             junk = os.path.join(tmp, "bzImage")
             with open(junk, "wb") as f:
                 f.write(b"\0" * 4096)
+            r = sw_vm("--kernel", junk, "-r", tmp)
+        self.assertEqual(r.returncode, 2, r.stdout + r.stderr)
+        self.assertIn("%s: not a kernel image (neither an x86_64 bzImage "
+                      "nor an arm64 Image)" % junk, r.stderr)
+
+    @unittest.skipUnless(shutil.which("qemu-system-x86_64") and
+                         shutil.which("busybox"),
+                         "needs qemu-system-x86 and busybox-static")
+    def test_a_kernel_that_does_not_boot(self):
+        tmp = tempfile.mkdtemp(prefix="sw-vm-test-")
+        try:
+            # a bzImage by its header, nothing behind it
+            junk = os.path.join(tmp, "bzImage")
+            data = bytearray(4096)
+            data[0x202:0x206] = b"HdrS"
+            with open(junk, "wb") as f:
+                f.write(bytes(data))
             r = sw_vm("--kernel", junk, "--accel", "tcg", "--boot-timeout",
                       "10", "-r", tmp, timeout=120)
             self.assertNotEqual(r.returncode, 0, r.stdout)
@@ -144,6 +158,82 @@ class TestDebianKernel(unittest.TestCase):
         self.assertFalse(qemu_left(), "QEMU left running")
         self.assertEqual(set(glob.glob(os.path.join(
             tempfile.gettempdir(), "sw-vm-work-*"))), work_before)
+
+
+def run_metrics(run):
+    """Every metrics.json of run directory @run, by its path in it."""
+    found = {}
+    for d, _, names in os.walk(run):
+        if "metrics.json" in names:
+            with open(os.path.join(d, "metrics.json")) as f:
+                found[os.path.relpath(d, run)] = json.load(f)
+    return found
+
+
+@unittest.skipUnless(IS_ROOT, "needs root")
+class TestDeterministic(unittest.TestCase):
+    """Debian's arm64 kernel under TCG with icount, 2 vCPUs, booted
+    twice: one workload gives the same numbers and the same trace, byte
+    for byte. What made two boots differ before (the results disk's
+    probe, whose I/O completes in host time) must not come back."""
+    LIVE = True
+
+    @classmethod
+    def setUpClass(cls):
+        missing = [t for t in ("qemu-system-aarch64", "aarch64-linux-gnu-gcc")
+                   if not shutil.which(t)]
+        if missing:
+            raise unittest.SkipTest("%s not found (Debian packages "
+                                    "qemu-system-arm, gcc-aarch64-linux-gnu)"
+                                    % ", ".join(missing))
+        cls.deb = debian_kernel("arm64")
+        if not cls.deb:
+            raise unittest.SkipTest("apt-get could not download Debian's "
+                                    "arm64 linux-image package (dpkg "
+                                    "--add-architecture arm64)")
+        cls.tmp = tempfile.mkdtemp(prefix="sw-vm-det-")
+        cls.runs, cls.out = [], []
+        for i in range(2):
+            r = sw_vm("--kernel", cls.deb, "--deterministic", "-r",
+                      os.path.join(cls.tmp, str(i)), "--", "run", "-n", "1",
+                      WORKLOAD)
+            if r.returncode == 4:
+                raise unittest.SkipTest(r.stdout.strip())
+            cls.out.append(r.stdout + r.stderr)
+            runs = glob.glob(os.path.join(cls.tmp, str(i), "*-vm"))
+            cls.runs.append(runs[0] if len(runs) == 1 else None)
+
+    @classmethod
+    def tearDownClass(cls):
+        shutil.rmtree(cls.tmp, ignore_errors=True)
+
+    def test_both_boots_ran(self):
+        for run, out in zip(self.runs, self.out):
+            self.assertIsNotNone(run, out)
+            self.assertRegex(out, r"(?m)^(not )?ok 1 %s" % WORKLOAD)
+
+    def test_class_names_the_deterministic_vm(self):
+        for run in filter(None, self.runs):
+            with open(os.path.join(run, "fingerprint.json")) as f:
+                fp = json.load(f)
+            self.assertRegex(fp["vm"], r"^qemu[0-9]+\.[0-9]+-flat2-icount$")
+            self.assertTrue(fp["class"].startswith("aarch64-2cpu-"))
+            self.assertTrue(fp["class"].endswith("-" + fp["vm"]))
+            # rt-app calibrated in the guest, not the host's 10 ns
+            with open(os.path.join(run, "vm", "calibration.txt")) as f:
+                self.assertRegex(f.read(), r"pLoad = [0-9]+ns")
+            self.assertNotEqual(fp["calibration"], 10)
+
+    def test_same_numbers_twice(self):
+        if None in self.runs:
+            self.skipTest("a boot gave no results")
+        a, b = (run_metrics(r) for r in self.runs)
+        self.assertTrue(a)
+        self.assertEqual(a, b)
+        rep = os.path.join(WORKLOAD, "rep-1", "trace.dat")
+        with open(os.path.join(self.runs[0], rep), "rb") as f, \
+                open(os.path.join(self.runs[1], rep), "rb") as g:
+            self.assertTrue(f.read() == g.read(), "trace.dat differs")
 
 
 if __name__ == "__main__":

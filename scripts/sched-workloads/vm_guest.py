@@ -1,0 +1,164 @@
+# SPDX-License-Identifier: GPL-2.0
+"""What a guest of "sched-workloads vm" is made of, by architecture: how
+QEMU runs it, and the userspace its initramfs carries.
+
+A guest of the host's architecture runs the host's binary, rt-app and
+busybox. A guest of another one (arm64 on an x86_64 host) runs a
+userspace of Debian's packages for it: downloaded with apt-get and
+extracted into a sysroot in the cache (never installed), the binary
+cross-built against it.
+"""
+import gzip
+import os
+import platform
+import shutil
+import subprocess
+import tempfile
+
+import sw_paths
+
+CACHE = os.path.join(os.environ.get("XDG_CACHE_HOME") or
+                     os.path.expanduser("~/.cache"), "sched-workloads", "vm")
+# What the guest runs and what the binary links (their -dev packages)
+SYSROOT_PACKAGES = (
+    "rt-app", "busybox-static", "libc6", "libgcc-s1",
+    "libjson-c5", "libjson-c-dev", "libtracefs1", "libtracefs-dev",
+    "libtracecmd1", "libtracecmd-dev", "libtraceevent1",
+    "libtraceevent-dev", "libzstd1", "libzstd-dev",
+)
+
+
+class GuestError(Exception):
+    """@skip: a prerequisite missing here, not a failure."""
+
+    def __init__(self, msg, skip=False):
+        super().__init__(msg)
+        self.skip = skip
+
+
+class Arch:
+    def __init__(self, name, debian, qemu_package, machine, console,
+                 cpu_tcg, cpu_deterministic):
+        self.name, self.debian = name, debian
+        self.qemu = "qemu-system-" + name
+        self.qemu_package = qemu_package
+        self.machine, self.console = machine, console
+        self.cpu_tcg, self.cpu_deterministic = cpu_tcg, cpu_deterministic
+        self.triplet = name + "-linux-gnu"
+
+
+# The deterministic CPU models: a fixed one, never "max" (what QEMU
+# emulates grows with its version) or "host".
+ARCHES = {
+    "x86_64": Arch("x86_64", "amd64", "qemu-system-x86", "q35", "ttyS0",
+                   "max", "qemu64"),
+    # dtb-randomness=off: no kaslr-seed or rng-seed in the device tree
+    "aarch64": Arch("aarch64", "arm64", "qemu-system-arm",
+                    "virt,dtb-randomness=off", "ttyAMA0",
+                    "cortex-a57", "cortex-a57"),
+}
+
+
+def image_arch(path):
+    """The architecture of the kernel image at @path: "x86_64" for a
+    bzImage, "aarch64" for an arm64 Image (gzip-compressed or not), None
+    for anything else."""
+    with open(path, "rb") as f:
+        head = f.read(0x240)
+    if head[:2] == b"\x1f\x8b":
+        with gzip.open(path) as f:
+            head = f.read(0x240)
+    if head[0x202:0x206] == b"HdrS":
+        return "x86_64"
+    if head[0x38:0x3c] == b"ARM\x64":
+        return "aarch64"
+    return None
+
+
+def host_arch():
+    return platform.machine()
+
+
+class Userspace:
+    """What the guest runs: @root, the tree its libraries are found in
+    (the host's "/", or a sysroot), and the files inside or outside it
+    that the initramfs takes."""
+
+    def __init__(self, root, binary, rtapp, busybox):
+        self.root, self.binary = root, binary
+        self.rtapp, self.busybox = rtapp, busybox
+
+
+def host_userspace():
+    rtapp = os.environ.get("RTAPP") or shutil.which("rt-app")
+    if not rtapp:
+        raise GuestError("rt-app not found (Debian package rt-app)", True)
+    busybox = shutil.which("busybox") or "/bin/busybox"
+    return Userspace("/", os.path.realpath(sw_paths.binary()),
+                     os.path.realpath(rtapp), busybox)
+
+
+def run_quiet(argv, **kw):
+    return subprocess.run(argv, capture_output=True, text=True, **kw)
+
+
+def sysroot(arch):
+    """The sysroot of @arch's Debian packages, made once in the cache."""
+    root = os.path.join(CACHE, arch.debian, "root")
+    if os.path.isdir(root):
+        return root
+    part = root + ".part"
+    os.makedirs(os.path.dirname(root), exist_ok=True)
+    shutil.rmtree(part, ignore_errors=True)
+    tmp = tempfile.mkdtemp(prefix="debs-", dir=os.path.dirname(root))
+    try:
+        pkgs = ["%s:%s" % (p, arch.debian) for p in SYSROOT_PACKAGES]
+        r = run_quiet(["apt-get", "download"] + pkgs, cwd=tmp)
+        if r.returncode:
+            raise GuestError(
+                "apt-get cannot download Debian's %s packages (as root: "
+                "dpkg --add-architecture %s && apt-get update): %s" %
+                (arch.debian, arch.debian,
+                 r.stderr.strip().splitlines()[-1:]), True)
+        for deb in sorted(os.listdir(tmp)):
+            run_quiet(["dpkg-deb", "-x", os.path.join(tmp, deb), part],
+                      check=True)
+        os.rename(part, root)
+    finally:
+        shutil.rmtree(tmp, ignore_errors=True)
+        shutil.rmtree(part, ignore_errors=True)
+    return root
+
+
+def cross_binary(arch, root):
+    """The binary built for @arch against @root; make rebuilds it when a
+    source changed."""
+    cc = arch.triplet + "-gcc"
+    if not shutil.which(cc):
+        raise GuestError("%s not found (Debian package gcc-%s)" %
+                         (cc, arch.triplet), True)
+    out = os.path.join(CACHE, arch.debian, "build")
+    os.makedirs(out, exist_ok=True)
+    libdir = os.path.join(root, "usr/lib", arch.triplet)
+    env = dict(os.environ, PKG_CONFIG_SYSROOT_DIR=root,
+               PKG_CONFIG_LIBDIR=os.path.join(libdir, "pkgconfig"))
+    binary = os.path.join(out, "sched-workloads")
+    r = run_quiet(["make", "-s", "-C", sw_paths.COLLECTION,
+                   "OUTPUT=" + out, "CC=" + cc,
+                   "LDFLAGS=-Wl,-rpath-link=%s:%s" %
+                   (libdir, os.path.join(root, "lib", arch.triplet)),
+                   binary], env=env)
+    if r.returncode:
+        raise GuestError("cannot build the binary for %s: %s" %
+                         (arch.name, r.stderr.strip()[-2000:]))
+    return binary
+
+
+def userspace(arch):
+    """The Userspace for a guest of @arch."""
+    if arch.name == host_arch():
+        return host_userspace()
+    root = sysroot(arch)
+    return Userspace(root, cross_binary(arch, root),
+                     os.path.join(root, "usr/bin/rt-app"),
+                     os.path.join(root, "bin/busybox"))

@@ -1,0 +1,204 @@
+# SPDX-License-Identifier: GPL-2.0
+"""The machine "sched-workloads vm" makes, without booting it: the
+architecture read off a kernel image's header, QEMU's command line of
+the deterministic mode, and the topology presets: their QEMU options and
+the scheduling domains they promise, checked on domains.txt texts as the
+guest's /init writes them (cpu, level, name, flags)."""
+import argparse
+import gzip
+import os
+import tempfile
+import unittest
+
+import swtest  # noqa: F401 (puts scripts/sched-workloads on sys.path)
+import vm
+import vm_guest
+import vm_topology
+
+# Read from Debian 6.1 arm64 guests of QEMU 7.2 (virt, cortex-a57)
+FLAT2 = """\
+cpu0 domain0 DIE SD_BALANCE_NEWIDLE SD_BALANCE_EXEC SD_BALANCE_FORK \
+SD_WAKE_AFFINE SD_PREFER_SIBLING
+cpu1 domain0 DIE SD_BALANCE_NEWIDLE SD_BALANCE_EXEC SD_BALANCE_FORK \
+SD_WAKE_AFFINE SD_PREFER_SIBLING
+"""
+
+
+def smt_domains(cpus, smt):
+    """@cpus CPUs, with an SMT level below MC when @smt."""
+    lines = []
+    for c in range(cpus):
+        level = 0
+        if smt:
+            lines.append("cpu%d domain0 SMT SD_BALANCE_NEWIDLE "
+                         "SD_SHARE_CPUCAPACITY SD_SHARE_PKG_RESOURCES" % c)
+            level = 1
+        lines.append("cpu%d domain%d MC SD_BALANCE_NEWIDLE "
+                     "SD_SHARE_PKG_RESOURCES" % (c, level))
+    return "\n".join(lines) + "\n"
+
+
+def numa_domains(cpus):
+    return "".join("cpu%d domain0 MC SD_SHARE_PKG_RESOURCES\n"
+                   "cpu%d domain1 NUMA SD_BALANCE_NEWIDLE SD_NUMA\n"
+                   % (c, c) for c in range(cpus))
+
+
+class TestPresets(unittest.TestCase):
+    def test_named_presets(self):
+        self.assertEqual(vm_topology.preset("smt2x2").cpus, 4)
+        self.assertEqual(vm_topology.preset("numa2x4").cpus, 8)
+        self.assertEqual(vm_topology.preset("flat2").cpus, 2)
+        self.assertEqual(vm_topology.preset("flat6").smp,
+                         "6,sockets=1,cores=6,threads=1")
+        for bad in ("flat0", "flat", "smt", "numa2x4 ", "flat100"):
+            self.assertIsNone(vm_topology.preset(bad), bad)
+
+    def test_numa_nodes_split_cpus_and_memory(self):
+        args = vm_topology.preset("numa2x4").qemu_args(2048)
+        self.assertEqual(args[:2], ["-smp", "8,sockets=2,cores=4,threads=1"])
+        self.assertIn("memory-backend-ram,id=mem1,size=1024M", args)
+        self.assertIn("node,nodeid=0,cpus=0-3,memdev=mem0", args)
+        self.assertIn("node,nodeid=1,cpus=4-7,memdev=mem1", args)
+        self.assertEqual(vm_topology.preset("smt2x2").qemu_args(2048),
+                         ["-smp", "4,sockets=1,cores=2,threads=2"])
+
+    def test_promises_kept(self):
+        p = vm_topology.preset
+        self.assertIsNone(vm_topology.broken_promise(p("flat2"), FLAT2, 2))
+        self.assertIsNone(vm_topology.broken_promise(
+            p("smt2x2"), smt_domains(4, True), 4))
+        self.assertIsNone(vm_topology.broken_promise(
+            p("numa2x4"), numa_domains(8), 8))
+
+    def test_promises_broken(self):
+        p = vm_topology.preset
+        # QEMU made the threads cores: no SMT level
+        self.assertEqual(vm_topology.broken_promise(
+            p("smt2x2"), smt_domains(4, False), 4),
+            "cpu0 has no SD_SHARE_CPUCAPACITY level (its domains: MC)")
+        self.assertEqual(vm_topology.broken_promise(
+            p("numa2x4"), smt_domains(8, False), 8),
+            "cpu0 has no SD_NUMA level (its domains: MC)")
+        self.assertEqual(vm_topology.broken_promise(
+            p("flat2"), smt_domains(2, True), 2),
+            "cpu0 has a SD_SHARE_CPUCAPACITY level (its domains: SMT/MC)")
+        self.assertEqual(vm_topology.broken_promise(p("flat2"), FLAT2, 1),
+                         "1 CPUs online, 2 promised")
+        # a kernel without sched_verbose shows no domains at all
+        self.assertRegex(vm_topology.broken_promise(p("smt2x2"), "", 4),
+                         r"^scheduling domains of 0 CPUs read")
+
+
+def write(path, data):
+    with open(path, "wb") as f:
+        f.write(data)
+    return path
+
+
+class TestImageArch(unittest.TestCase):
+    def setUp(self):
+        self.tmp = tempfile.TemporaryDirectory()
+
+    def tearDown(self):
+        self.tmp.cleanup()
+
+    def image(self, name, offset, magic, gz=False):
+        data = bytearray(4096)
+        data[offset:offset + len(magic)] = magic
+        data = gzip.compress(bytes(data)) if gz else bytes(data)
+        return write(os.path.join(self.tmp.name, name), data)
+
+    def test_headers(self):
+        # the boot protocol's "HdrS" at 0x202; arm64's magic at 0x38
+        self.assertEqual(vm_guest.image_arch(
+            self.image("bzImage", 0x202, b"HdrS")), "x86_64")
+        self.assertEqual(vm_guest.image_arch(
+            self.image("Image", 0x38, b"ARM\x64")), "aarch64")
+        self.assertEqual(vm_guest.image_arch(
+            self.image("Image.gz", 0x38, b"ARM\x64", gz=True)), "aarch64")
+        self.assertIsNone(vm_guest.image_arch(
+            self.image("junk", 0x38, b"ARM\x65")))
+        self.assertIsNone(vm_guest.image_arch(
+            write(os.path.join(self.tmp.name, "short"), b"HdrS")))
+
+
+def options(**kw):
+    a = argparse.Namespace(deterministic=False, memory=2048,
+                           topology=vm_topology.preset("flat2"))
+    for k, v in kw.items():
+        setattr(a, k, v)
+    return a
+
+
+class TestQemuArgv(unittest.TestCase):
+    def argv(self, arch, accel, **kw):
+        return vm.qemu_argv(vm_guest.ARCHES[arch], "K", "I", "D", "C",
+                            accel, options(**kw))
+
+    def test_deterministic_pins_what_varies(self):
+        argv = self.argv("aarch64", "tcg", deterministic=True)
+        joined = " ".join(argv)
+        self.assertIn("-icount shift=0,sleep=off,align=off", joined)
+        self.assertIn("-rtc base=2020-01-01,clock=vm", joined)
+        self.assertIn("virt,dtb-randomness=off", argv)
+        self.assertEqual(argv[argv.index("-cpu") + 1], "cortex-a57")
+        append = argv[argv.index("-append") + 1]
+        self.assertIn("nokaslr", append.split())
+        self.assertIn("norandmaps", append.split())
+        self.assertIn("console=ttyAMA0", append.split())
+
+    def test_not_deterministic(self):
+        argv = self.argv("x86_64", "tcg")
+        self.assertNotIn("-icount", argv)
+        self.assertEqual(argv[argv.index("-cpu") + 1], "max")
+        self.assertEqual(argv[argv.index("-smp") + 1],
+                         "2,sockets=1,cores=2,threads=1")
+        argv = self.argv("x86_64", "kvm")
+        self.assertEqual(argv[argv.index("-cpu") + 1], "host")
+
+    def test_vm_name(self):
+        flat2 = vm_topology.preset("flat2")
+        self.assertEqual(vm.vm_name("7.2", flat2, "tcg", True),
+                         "qemu7.2-flat2-icount")
+        self.assertEqual(vm.vm_name("7.2", flat2, "kvm", False),
+                         "qemu7.2-flat2-kvm")
+
+
+class TestOptions(unittest.TestCase):
+    def test_topology(self):
+        a = vm.parse_args(["--kernel", "K"])
+        self.assertEqual(a.topology.name, "flat2")
+        a = vm.parse_args(["--kernel", "K", "--cpus", "3"])
+        self.assertEqual(a.topology.name, "flat3")
+        a = vm.parse_args(["--kernel", "K", "--topology", "smt2x2"])
+        self.assertEqual(a.topology.cpus, 4)
+        self.assertEqual(len(vm.parse_args(
+            ["--kernel", "A", "--kernel", "B"]).kernel), 2)
+
+    def test_refused(self):
+        for argv in (["--topology", "ring9"],
+                     ["--cpus", "2", "--topology", "flat2"],
+                     ["--kernel", "B", "--kernel", "C"],
+                     ["--deterministic", "--accel", "kvm"]):
+            with self.assertRaises(SystemExit, msg=argv):
+                with open(os.devnull, "w") as null:
+                    err, vm.sys.stderr = vm.sys.stderr, null
+                    try:
+                        vm.parse_args(["--kernel", "K"] + argv)
+                    finally:
+                        vm.sys.stderr = err
+
+    def test_run_arguments(self):
+        a = vm.parse_args(["--kernel", "K", "--", "run", "-n", "1"])
+        self.assertEqual(a.run_args, ["run", "-r", "/results", "-n", "1"])
+        # what the guest records comes back through its results disk
+        a = vm.parse_args(["--kernel", "K", "--", "baseline", "cfs-yield"])
+        self.assertEqual(a.run_args, ["baseline", "-B", "/results/baselines",
+                                      "-r", "/results", "cfs-yield"])
+        a = vm.parse_args(["--kernel", "K", "--", "check", "w.json"])
+        self.assertEqual(a.run_args, ["check", "w.json"])
+
+
+if __name__ == "__main__":
+    unittest.main()
