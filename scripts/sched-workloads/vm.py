@@ -159,8 +159,18 @@ def build_initramfs(kernel, run_args, us, vm_name, baselines):
             cpio.add_host_file(os.path.join("lib/modules", m),
                                os.path.join(kernel.moddir, m))
     cpio.add_file("etc/sw/modules", "".join(m + "\n" for m in mods).encode())
+    guest_args = []
+    for arg in run_args:
+        # a workload file of the host's goes along (a new reproducer, a
+        # breaker's patched copy)
+        if arg.endswith(".json") and os.path.isfile(arg):
+            inside = "opt/sw/given/%d/%s" % (
+                len(guest_args), os.path.basename(arg))
+            cpio.add_host_file(inside, arg)
+            arg = "/" + inside
+        guest_args.append(arg)
     cpio.add_file("etc/sw/args",
-                  "".join(a + "\n" for a in run_args).encode())
+                  "".join(a + "\n" for a in guest_args).encode())
     cpio.add_file("etc/sw/vm", (vm_name + "\n").encode())
     if run_args[0] in CALIBRATED and not ({"-c", "--calibration"} &
                                           set(run_args)):

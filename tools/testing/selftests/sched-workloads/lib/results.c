@@ -26,6 +26,7 @@ static const struct {
 	[RF_RTAPP_OUT] = { "rt-app.out", "rtapp_out", RL_REP },
 	[RF_TRACE] = { "trace.dat", "trace", RL_REP },
 	[RF_KTHREADS] = { "kthreads.txt", "kthreads", RL_REP },
+	[RF_CORES] = { "cores.txt", "cores", RL_REP },
 	[RF_METRICS] = { "metrics.json", "metrics", RL_REP },
 	[RF_EVENTS] = { "events.json", "events", RL_REP },
 	[RF_EXPLAIN] = { "explain.txt", "explain", RL_REP },

@@ -12,7 +12,8 @@
  *       settings.json             rounds, their canaries; settings in force
  *       rep-<K>/                  one repetition: run.json, rt-app.out,
  *                                 rt-app-<task>-<i>.log, trace.dat,
- *                                 kthreads.txt, metrics.json, events.json,
+ *                                 kthreads.txt, cores.txt (the SMT cores),
+ *                                 metrics.json, events.json,
  *                                 explain.txt and .json
  *
  * C asks these functions for a path; the python3 programs read the same
@@ -39,6 +40,7 @@ enum results_file {
 	RF_RTAPP_OUT,
 	RF_TRACE,
 	RF_KTHREADS,
+	RF_CORES,
 	RF_METRICS,
 	RF_EVENTS,
 	RF_EXPLAIN,

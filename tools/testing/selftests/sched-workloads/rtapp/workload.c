@@ -166,7 +166,7 @@ int workload_load(const char *path, struct workload *w, struct sw_err *err)
 	json_object_object_foreach(w->block, key, val) {
 		static const char *const known[] = {
 			"description", "checks", "baseline", "scale", "sysctl",
-			"refusal", "origin",
+			"refusal", "origin", "topology",
 		};
 		size_t i;
 
@@ -175,13 +175,23 @@ int workload_load(const char *path, struct workload *w, struct sw_err *err)
 			;
 		if (i == ARRAY_SIZE(known)) {
 			sw_err_set(err, SW_EXIT_BAD_WORKLOAD,
-				   "%s: \"%s.%s\": unknown key (known: description, checks, baseline, scale, sysctl, refusal, origin)",
+				   "%s: \"%s.%s\": unknown key (known: description, checks, baseline, scale, sysctl, refusal, origin, topology)",
 				   path, WORKLOAD_BLOCK_KEY, key);
 			goto fail;
 		}
 	}
 	if (origin_check(w, path, err))
 		goto fail;
+	/* what the workload needs of the machine's CPUs (run/prereq.h) */
+	if (json_object_object_get_ex(w->block, "topology", &desc) &&
+	    (!json_object_is_type(desc, json_type_string) ||
+	     strcmp(json_object_get_string(desc), "smt"))) {
+		sw_err_set(err, SW_EXIT_BAD_WORKLOAD,
+			   "%s: \"%s.topology\": %s: not \"smt\" (SMT siblings on every CPU)",
+			   path, WORKLOAD_BLOCK_KEY,
+			   json_object_to_json_string(desc));
+		goto fail;
+	}
 	if (!json_object_object_get_ex(w->block, "description", &desc) ||
 	    !json_object_is_type(desc, json_type_string)) {
 		sw_err_set(err, SW_EXIT_BAD_WORKLOAD,

@@ -19,6 +19,7 @@
 #include "rtapp/rtapp_metrics.h"
 #include "run/measure.h"
 #include "trace/kthreads.h"
+#include "machine/cpu_cores.h"
 #include "trace/trace.h"
 #include "lib/results.h"
 
@@ -29,6 +30,7 @@ struct scope {
 	char (*comms)[16];	/* rt-app thread names as the kernel cuts them */
 	size_t n;
 	struct kthread_list kthreads;	/* scope_load_kthreads() */
+	struct cpu_cores cores;		/* scope_load_cores() */
 };
 
 static void scope_free(struct scope *s)
@@ -36,6 +38,7 @@ static void scope_free(struct scope *s)
 	size_t i;
 
 	kthreads_free(&s->kthreads);
+	cpu_cores_free(&s->cores);
 	for (i = 0; s->aff && i < s->n; i++)
 		free((int *)s->aff[i].cpus);
 	free(s->aff);
@@ -152,6 +155,24 @@ static int scope_load_kthreads(struct scope *s, const char *dir,
 	if (ret < 0)
 		return -1;
 	s->opts.kthreads = ret ? NULL : &s->kthreads;
+	return 0;
+}
+
+/* The SMT cores the repetition kept beside its trace, when it did. */
+static int scope_load_cores(struct scope *s, const char *dir,
+			    struct sw_err *err)
+{
+	char path[PATH_MAX];
+	int ret;
+
+	if (results_path(path, sizeof(path), dir, RF_CORES))
+		return sw_err_set(err, SW_EXIT_USAGE, "%s: path too long", dir);
+	cpu_cores_free(&s->cores);
+	ret = cpu_cores_read(path, &s->cores, err);
+	if (ret < 0)
+		return -1;
+	s->opts.core_of = s->cores.core_of;
+	s->opts.ncore_of = s->cores.n;
 	return 0;
 }
 
@@ -339,7 +360,8 @@ static int add_trace_metrics(const struct measure_in *in,
 	int ret = -1;
 
 	if ((in->w && scope_init(&s, in->w, logs, err)) ||
-	    (in->logs && scope_load_kthreads(&s, in->logs, err)))
+	    (in->logs && (scope_load_kthreads(&s, in->logs, err) ||
+			  scope_load_cores(&s, in->logs, err))))
 		goto out;
 	s.opts.affinity_all = in->all_cpus;
 	s.opts.buffer = in->buffer;

@@ -12,6 +12,7 @@
 #include <sys/wait.h>
 
 #include "run/prereq.h"
+#include "machine/cpu_cores.h"
 #include "rtapp/rtapp_run.h"
 
 #ifndef SCHED_DEADLINE
@@ -189,4 +190,25 @@ int probe_validate_policies(const struct workload *w, struct sw_err *err)
 	char reason[8];
 
 	return walk_policies(w, reason, sizeof(reason), err, 1);
+}
+
+int probe_topology(const struct workload *w, char *reason, size_t len)
+{
+	struct sw_err err = { 0 };
+	struct cpu_cores cores;
+	int smt;
+
+	if (!json_object_object_get(w->block, "topology"))
+		return 0;
+	if (cpu_cores_scan(&cores, &err)) {
+		snprintf(reason, len, "needs SMT siblings: %s", err.msg);
+		return 1;
+	}
+	smt = cpu_cores_smt(&cores);
+	cpu_cores_free(&cores);
+	if (smt)
+		return 0;
+	snprintf(reason, len,
+		 "needs SMT siblings on every CPU, which this machine's lack (a guest with them: sched-workloads vm --topology smt2x2)");
+	return 1;
 }

@@ -18,6 +18,12 @@ const char *probe_rtapp(void);
 int probe_policies(const struct workload *w, char *reason, size_t len,
 		   struct sw_err *err);
 
+/*
+ * The CPU topology the workload's "topology" asks for ("smt": every CPU
+ * has an SMT sibling): 1 with @reason when this machine lacks it.
+ */
+int probe_topology(const struct workload *w, char *reason, size_t len);
+
 /* The same policy checks without asking the kernel (for "check"). */
 int probe_validate_policies(const struct workload *w, struct sw_err *err);
 

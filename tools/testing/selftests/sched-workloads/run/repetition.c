@@ -14,6 +14,7 @@
 #include "machine/host_gauge.h"
 #include "run/ktap.h"
 #include "trace/kthreads.h"
+#include "machine/cpu_cores.h"
 #include "rtapp/run_json.h"
 #include "machine/sched_settings.h"
 #include "run/repetition.h"
@@ -67,8 +68,9 @@ static int record(const struct workload *w, const struct repetition_opts *o,
 		.calibration = o->calibration,
 	};
 	char run_json[PATH_MAX], out[PATH_MAX], trace[PATH_MAX], msg[256];
-	char kt[PATH_MAX];
+	char kt[PATH_MAX], cores_txt[PATH_MAX];
 	struct kthread_list kl = { 0 };
+	struct cpu_cores cores = { 0 };
 	struct capture cap = { 0 };
 	struct child_exit ex;
 	char *online = NULL, *online_after = NULL;
@@ -79,7 +81,8 @@ static int record(const struct workload *w, const struct repetition_opts *o,
 	if (results_path(run_json, sizeof(run_json), dir, RF_RUN_JSON) ||
 	    results_path(out, sizeof(out), dir, RF_RTAPP_OUT) ||
 	    results_path(trace, sizeof(trace), dir, RF_TRACE) ||
-	    results_path(kt, sizeof(kt), dir, RF_KTHREADS))
+	    results_path(kt, sizeof(kt), dir, RF_KTHREADS) ||
+	    results_path(cores_txt, sizeof(cores_txt), dir, RF_CORES))
 		return sw_err_set(err, SW_EXIT_RUN_ERROR, "%s: path too long", dir);
 	if (prepare_run_json(w, &po, run_json, &duration, err))
 		return -1;
@@ -100,7 +103,9 @@ static int record(const struct workload *w, const struct repetition_opts *o,
 			   online, online_after);
 		goto fail;
 	}
-	if (kthreads_scan(&kl, err) || kthreads_write(&kl, kt, err))
+	if (kthreads_scan(&kl, err) || kthreads_write(&kl, kt, err) ||
+	    cpu_cores_scan(&cores, err) ||
+	    cpu_cores_write(&cores, cores_txt, err))
 		goto fail;
 	if (!ex.exited || ex.code) {
 		last_line(out, msg, sizeof(msg));
@@ -133,6 +138,7 @@ static int record(const struct workload *w, const struct repetition_opts *o,
 fail:
 	capture_destroy(&cap);
 	kthreads_free(&kl);
+	cpu_cores_free(&cores);
 	free(online);
 	free(online_after);
 	return ret;

@@ -344,7 +344,10 @@ static int start(struct wl *wl, struct sw_err *err)
 	int refused;
 
 	ktap_diag("%s: %s", wl->w.name, wl->w.description);
-	refused = probe_policies(&wl->w, wl->reason, sizeof(wl->reason), err);
+	refused = probe_topology(&wl->w, wl->reason, sizeof(wl->reason));
+	if (!refused)
+		refused = probe_policies(&wl->w, wl->reason, sizeof(wl->reason),
+					 err);
 	if (refused < 0)
 		return -1;
 	if (refused) {

@@ -9,6 +9,7 @@
 #include "checker_opts.h"
 
 static int cpu_lists[CHECKER_MAX_ARGS][CPUBITS_MAX_CPUS];
+static int core_list[CPUBITS_MAX_CPUS];
 
 /* "0-3,7" into @cpus; -1 when malformed. */
 static int parse_cpus(const char *s, int *cpus, size_t *n)
@@ -39,6 +40,7 @@ static int parse_cpus(const char *s, int *cpus, size_t *n)
 int checker_opt(struct checker_opts *c, int opt, char *arg)
 {
 	struct trace_affinity *a;
+	size_t n;
 	char *eq;
 
 	switch (opt) {
@@ -55,6 +57,12 @@ int checker_opt(struct checker_opts *c, int opt, char *arg)
 		if (parse_cpus(eq + 1, cpu_lists[c->o.naff], &a->ncpus))
 			return -1;
 		a->cpus = cpu_lists[c->o.naff++];
+		return 1;
+	case 'C':
+		if (parse_cpus(arg, core_list, &n))
+			return -1;
+		c->o.core_of = core_list;
+		c->o.ncore_of = (int)n;
 		return 1;
 	case 't':
 		if (c->nglobs == CHECKER_MAX_ARGS)

@@ -6,6 +6,8 @@
  *   -A GLOB=CPUS   tasks whose comm matches GLOB may run on CPUS
  *                  ("1", "0-3,7"; any CPU below CPUBITS_MAX_CPUS)
  *   -t GLOB        tasks that get per-task metrics (default: all)
+ *   -C CORES       the SMT core of each CPU in turn ("0,0,2,2": CPUs 0
+ *                  and 1 are one core's threads, 2 and 3 another's)
  */
 #ifndef SW_CHECKER_OPTS_H
 #define SW_CHECKER_OPTS_H

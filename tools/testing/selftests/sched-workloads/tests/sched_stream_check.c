@@ -5,9 +5,10 @@
  * without a trace.dat, and print the trace metrics as metrics.json does.
  * For tests of machines this one is not (256 CPUs, 8192).
  *
- *   sched_stream_check [-a] [-A GLOB=CPULIST]... [-t GLOB]... NCPUS < STREAM
+ *   sched_stream_check [-a] [-A GLOB=CPULIST]... [-t GLOB]... [-C CORES]
+ *                      NCPUS < STREAM
  *
- * -a, -A and -t as trace_check's. One record per line, in time order:
+ * -a, -A, -t and -C as trace_check's (checker_opts.h). One record per line, in time order:
  *
  *   TS_NS CPU PID switch PREV_PID PREV_COMM PREV_PRIO PREV_STATE NEXT_PID NEXT_COMM NEXT_PRIO
  *   TS_NS CPU PID waking|wakeup|wakeup_new WPID COMM PRIO TARGET_CPU
@@ -73,7 +74,7 @@ static int feed(struct trace_report *r, const char *line)
 
 static int help(void)
 {
-	fputs("sched_stream_check [-a] [-A GLOB=CPUS]... [-t GLOB]... NCPUS < STREAM\n",
+	fputs("sched_stream_check [-a] [-A GLOB=CPUS]... [-t GLOB]... [-C CORES] NCPUS < STREAM\n",
 	      stderr);
 	return SW_EXIT_USAGE;
 }
@@ -87,7 +88,7 @@ int main(int argc, char **argv)
 	char line[512];
 	int opt, ncpus;
 
-	while ((opt = getopt(argc, argv, "aA:t:")) != -1)
+	while ((opt = getopt(argc, argv, "aA:t:C:")) != -1)
 		if (checker_opt(&c, opt, optarg) != 1)
 			return help();
 	if (optind != argc - 1)

@@ -124,6 +124,10 @@ class TestBrokenProperties(unittest.TestCase):
                 else:
                     self.skipTest("%s: %s %d times"
                                   % (spec["workload"], BUSY, BUSY_TRIES))
+                # a workload for a topology this machine lacks
+                # (smt-spread) is broken in a guest: tests/test_vm.py
+                if "# SKIP needs SMT siblings" in r.stdout:
+                    self.skipTest("%s: needs SMT siblings" % spec["workload"])
                 sub = {name: ok for indent, ok, name, _
                        in ktap_results(r.stdout) if indent == 2}
                 for name in spec["expect_fail"]:

@@ -10,12 +10,14 @@ never boots) are tested with stand-ins for the kernel."""
 import glob
 import json
 import os
+import re
 import shutil
 import subprocess
 import tempfile
 import unittest
 
 import swtest
+import breaker  # after swtest, which puts scripts/sched-workloads on the path
 
 IS_ROOT = os.geteuid() == 0
 CACHE = os.path.join(os.path.expanduser("~/.cache"), "sched-workloads",
@@ -45,8 +47,10 @@ def debian_kernel(arch="amd64"):
     return have[0] if r.returncode == 0 and have else None
 
 
-def qemu_left():
-    r = subprocess.run(["pgrep", "-f", "qemu-system"], capture_output=True)
+def qemu_left(kernel):
+    """Whether a QEMU booting @kernel (a path, or a part of one) runs."""
+    r = subprocess.run(["pgrep", "-f", "qemu-system.* -kernel [^ ]*%s"
+                        % re.escape(kernel)], capture_output=True)
     return bool(r.stdout.strip())
 
 
@@ -94,7 +98,7 @@ class TestOutcomes(unittest.TestCase):
             self.assertNotEqual(r.returncode, 0, r.stdout)
             self.assertRegex(r.stdout, r"not ok 1 vm-bzImage # (QEMU "
                              r"failed|the guest did not reach its /init)")
-            self.assertFalse(qemu_left())
+            self.assertFalse(qemu_left(junk))
         finally:
             shutil.rmtree(tmp)
 
@@ -155,7 +159,8 @@ class TestDebianKernel(unittest.TestCase):
                           out)
         finally:
             shutil.rmtree(tmp)
-        self.assertFalse(qemu_left(), "QEMU left running")
+        self.assertFalse(qemu_left(os.path.basename(self.deb)[:-4]),
+                         "QEMU left running")
         self.assertEqual(set(glob.glob(os.path.join(
             tempfile.gettempdir(), "sw-vm-work-*"))), work_before)
 
@@ -179,7 +184,7 @@ class TestDeterministic(unittest.TestCase):
     LIVE = True
 
     @classmethod
-    def setUpClass(cls):
+    def setUpClass(cls, boots=2):
         missing = [t for t in ("qemu-system-aarch64", "aarch64-linux-gnu-gcc")
                    if not shutil.which(t)]
         if missing:
@@ -193,7 +198,7 @@ class TestDeterministic(unittest.TestCase):
                                     "--add-architecture arm64)")
         cls.tmp = tempfile.mkdtemp(prefix="sw-vm-det-")
         cls.runs, cls.out = [], []
-        for i in range(2):
+        for i in range(boots):
             r = sw_vm("--kernel", cls.deb, "--deterministic", "-r",
                       os.path.join(cls.tmp, str(i)), "--", "run", "-n", "1",
                       WORKLOAD)
@@ -234,6 +239,59 @@ class TestDeterministic(unittest.TestCase):
         with open(os.path.join(self.runs[0], rep), "rb") as f, \
                 open(os.path.join(self.runs[1], rep), "rb") as g:
             self.assertTrue(f.read() == g.read(), "trace.dat differs")
+
+
+@unittest.skipUnless(IS_ROOT, "needs root")
+class TestSmtPreset(unittest.TestCase):
+    """smt-spread, which needs SMT siblings, in the deterministic guest
+    of 2 cores x 2 threads: the preset's domains are what it promises,
+    the check is judged there, and its breaker (both hogs on one core's
+    threads) fails it."""
+    LIVE = True
+    NAME = "smt-spread.system.smt.stacked_share"
+
+    @classmethod
+    def setUpClass(cls):
+        TestDeterministic.setUpClass.__func__(cls, boots=0)
+        binary = swtest.BINARY
+        spec = swtest.load_json(os.path.join(
+            swtest.COLLECTION, "tests", "breakers", "smt-spread.json"))
+        broken = os.path.join(cls.tmp, "smt-spread.json")
+        with open(broken, "w") as f:
+            json.dump(breaker.patched(breaker.load_workload(
+                binary, os.path.join(swtest.COLLECTION, "workloads",
+                                     "smt-spread.json")),
+                spec["patch"]), f)
+        cls.runs, cls.out = [], []
+        for i, what in enumerate(("smt-spread", broken)):
+            r = sw_vm("--kernel", cls.deb, "--deterministic", "--topology",
+                      "smt2x2", "-r", os.path.join(cls.tmp, str(i)), "--",
+                      "run", "-n", "1", what)
+            cls.out.append(r.stdout + r.stderr)
+            runs = glob.glob(os.path.join(cls.tmp, str(i), "*-vm"))
+            cls.runs.append(runs[0] if len(runs) == 1 else None)
+
+    @classmethod
+    def tearDownClass(cls):
+        shutil.rmtree(cls.tmp, ignore_errors=True)
+
+    def results(self, i):
+        return {name: ok for indent, ok, name, _
+                in swtest.ktap_results(self.out[i]) if indent == 2}
+
+    def test_judged_on_the_preset(self):
+        self.assertIsNotNone(self.runs[0], self.out[0])
+        self.assertIn("(smt2x2)", self.out[0])
+        self.assertIn(self.NAME, self.results(0), self.out[0])
+        with open(os.path.join(self.runs[0], "vm", "domains.txt")) as f:
+            self.assertIn("SD_SHARE_CPUCAPACITY", f.read())
+        with open(os.path.join(self.runs[0], "smt-spread", "rep-1",
+                               "cores.txt")) as f:
+            self.assertEqual(f.read(), "0 0\n1 0\n2 2\n3 2\n")
+
+    def test_breaker_caught(self):
+        self.assertIn(self.NAME, self.results(1), self.out[1])
+        self.assertFalse(self.results(1)[self.NAME], self.out[1])
 
 
 if __name__ == "__main__":

@@ -62,6 +62,13 @@ struct trace_opts {
 	 * trace_report_timeline().
 	 */
 	uint64_t timeline_start_ns, timeline_end_ns;
+	/*
+	 * The SMT core of each CPU (its lowest-numbered sibling; machine/
+	 * cpu_topology.h), @ncores_of entries; NULL: unknown, and
+	 * smt.stacked_* are NAN.
+	 */
+	const int *core_of;
+	int ncore_of;
 };
 
 struct trace_report;

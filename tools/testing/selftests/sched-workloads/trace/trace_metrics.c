@@ -152,6 +152,12 @@
  *   wc.share              wc.idle_while_waiting / window length
  *   wc.longest            longest unbroken such stretch
  *   rt.wait_while_lower_total  sum of the tasks' rt.wait_while_lower
+ *   smt.stacked_share     share of the window during which some core of
+ *                         two or more SMT threads ran a task on every
+ *                         thread while another core was idle on all of
+ *                         its (trace_opts.core_of; NAN without it): tasks
+ *                         stacked on siblings that cores of their own
+ *                         would run at full speed
  *   ipi.total             IPIs received by all CPUs
  *   freq.time_to_max_worst  largest freq.time_to_max of the CPUs
  *   system.lost_events    events the ring buffer dropped: the larger of the
@@ -195,7 +201,7 @@ enum {
 	T_VOL, T_INVOL, T_MIGR, T_PI_BOOSTS, T_PI_COUNT, T_PI_TOTAL, T_PI_MAX,
 	T_RT_LOWER, T_UNOBSERVED, T_EST, T_INFERRED, T_WAKEUP_RATE,
 	C_BUSY, C_IDLE, C_BUSY_SHARE, C_OVER, C_IPI, C_FREQ,
-	S_WC, S_WC_SHARE, S_WC_LONGEST, S_RT_LOWER, S_IPI, S_FREQ, S_LOST,
+	S_WC, S_WC_SHARE, S_WC_LONGEST, S_STACKED, S_RT_LOWER, S_IPI, S_FREQ, S_LOST,
 	S_WINDOW, S_EVENTS, S_INFERRED, S_FOREIGN, S_KTHREAD,
 };
 
@@ -338,6 +344,8 @@ static double sys_val(const void *e, const struct metric_def *d)
 		return r->aff_known ? us(r->wc_ns) : NAN;
 	case S_WC_SHARE:
 		return r->aff_known ? (double)r->wc_ns / win : NAN;
+	case S_STACKED:
+		return r->smt_known ? (double)r->stacked_ns / win : NAN;
 	case S_WC_LONGEST:
 		return r->aff_known ? us(r->wc_eps.top[0].len) : NAN;
 	case S_RT_LOWER:
@@ -383,6 +391,7 @@ static double sys_val(const void *e, const struct metric_def *d)
 #define CPU(n, u, a, h) ROW(n, u, SRC_TRACE_CPU, cpu_val, a, h)
 #define SYS(n, u, a, h) ROW(n, u, SRC_TRACE_SYSTEM, sys_val, a, h)
 #define NO_CPUFREQ "no power:cpu_frequency events (no cpufreq driver?)"
+#define NO_SMT "no SMT topology known for the trace's CPUs"
 
 static const struct metric_def trace_metric_defs[] = {
 	LAT("p50", STAT_P50, "median sched_waking -> switch-in latency"),
@@ -454,6 +463,10 @@ static const struct metric_def trace_metric_defs[] = {
 	    "longest work-conservation violation"),
 	SYS("rt.wait_while_lower_total", "us", S_RT_LOWER,
 	    "sum of the tasks' rt.wait_while_lower"),
+	{ .name = "smt.stacked_share", .unit = "share",
+	  .source = SRC_TRACE_SYSTEM, .extract = sys_val, .arg = S_STACKED,
+	  .unavailable = NO_SMT,
+	  .help = "a core busy on all its threads while another idles" },
 	SYS("ipi.total", "count", S_IPI, "IPIs received by all CPUs"),
 	{ .name = "freq.time_to_max_worst", .unit = "us",
 	  .source = SRC_TRACE_SYSTEM, .extract = sys_val, .arg = S_FREQ,

@@ -719,6 +719,9 @@ void trace_report_free(struct trace_report *r)
 	free(r->idle_cpus);
 	free(r->wait_cnt);
 	free(r->busy_wait);
+	free(r->core_threads);
+	free(r->core_busy);
+	free(r->core_idle);
 	tl_free(r);
 	free(r);
 }

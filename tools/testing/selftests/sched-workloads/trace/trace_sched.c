@@ -106,6 +106,49 @@ static void masks_fill(struct trace_report *r)
 	}
 }
 
+enum { CPU_UNKNOWN, CPU_IDLE, CPU_BUSY, CPU_TAKEN };
+
+/* The cores of trace_opts.core_of, every thread not yet known. */
+static int smt_init(struct trace_report *r)
+{
+	const struct trace_opts *o = r->opts;
+	size_t slots = r->ncpus > 0 ? (size_t)r->ncpus : 1;
+	int c;
+
+	if (!o->core_of || o->ncore_of != r->ncpus)
+		return 0;
+	for (c = 0; c < r->ncpus; c++)
+		if (o->core_of[c] < 0 || o->core_of[c] >= r->ncpus)
+			return 0;
+	r->core_threads = calloc(slots, sizeof(*r->core_threads));
+	r->core_busy = calloc(slots, sizeof(*r->core_busy));
+	r->core_idle = calloc(slots, sizeof(*r->core_idle));
+	if (!r->core_threads || !r->core_busy || !r->core_idle)
+		return -1;
+	for (c = 0; c < r->ncpus; c++)
+		r->core_threads[o->core_of[c]]++;
+	r->smt_known = 1;
+	return 0;
+}
+
+/*
+ * Counts @cpu's core in or out of the full and empty cores as its class
+ * goes from @before to @after: full, every thread of a core of two or
+ * more running a task; empty, every thread idle.
+ */
+static void smt_reclass(struct trace_report *r, int cpu, int before,
+			int after)
+{
+	int core = r->opts->core_of[cpu], n = r->core_threads[core];
+	int full = n > 1 && r->core_busy[core] == n;
+	int empty = r->core_idle[core] == n;
+
+	r->core_busy[core] += (after == CPU_BUSY) - (before == CPU_BUSY);
+	r->core_idle[core] += (after == CPU_IDLE) - (before == CPU_IDLE);
+	r->ncores_full += (n > 1 && r->core_busy[core] == n) - full;
+	r->ncores_empty += (r->core_idle[core] == n) - empty;
+}
+
 int ta_report_init(struct trace_report *r, const char *path, int ncpus,
 		   const struct trace_opts *o)
 {
@@ -134,7 +177,7 @@ int ta_report_init(struct trace_report *r, const char *path, int ncpus,
 	    tl_init(r, o->timeline_start_ns, o->timeline_end_ns))
 		return -1;
 	masks_fill(r);
-	return 0;
+	return smt_init(r);
 }
 
 static void cpu_account(struct trace_report *r, struct ta_cpu *c, uint64_t ts)
@@ -152,8 +195,6 @@ static void cpu_account(struct trace_report *r, struct ta_cpu *c, uint64_t ts)
 	}
 	c->since = ts;
 }
-
-enum { CPU_UNKNOWN, CPU_IDLE, CPU_BUSY, CPU_TAKEN };
 
 /*
  * An idle CPU with a task woken or moved onto it is taken: it is about to
@@ -176,6 +217,8 @@ static void cpu_reclass(struct trace_report *r, int cpu, int before)
 
 	if (before == after)
 		return;
+	if (r->smt_known)
+		smt_reclass(r, cpu, before, after);
 	if (before == CPU_IDLE) {
 		r->nidle--;
 		cpubits_clear(r->idle_cpus, cpu);
@@ -478,6 +521,8 @@ void ta_advance(struct trace_report *r, uint64_t ts)
 	d = ta_clip(r, r->last_adv, ts);
 	if (r->wc_active)
 		r->wc_ns += d;
+	if (r->stacked_active)
+		r->stacked_ns += d;
 	for (t = r->rt_waiting; t; t = t->rt_next) {
 		if (t->rt_lower) {
 			t->rt_lower_ns += d;
@@ -629,6 +674,8 @@ void ta_reevaluate(struct trace_report *r, uint64_t ts)
 	struct ta_task *t;
 	int active;
 
+	/* a core runs two tasks on its threads while another core idles */
+	r->stacked_active = r->ncores_full && r->ncores_empty;
 	if (r->aff_known) {
 		active = wc_condition(r);
 		if (active && !r->wc_active)

@@ -181,6 +181,12 @@ struct trace_report {
 	struct ta_stretches wc_eps;	/* wc.longest = wc_eps.top[0].len */
 	uint64_t rt_lower_ns;
 	struct ta_stretches rt_eps;	/* of every task's rt_lower */
+	/* SMT cores (trace_opts.core_of), indexed by core: its lowest CPU */
+	int smt_known;
+	int *core_threads, *core_busy, *core_idle;	/* [ncpus] */
+	int ncores_full, ncores_empty;	/* of 2+ threads all busy; all idle */
+	int stacked_active;
+	uint64_t stacked_ns;
 	unsigned long ipi_total;
 	struct ta_timeline *tl;		/* trace_opts.timeline_end_ns; or NULL */
 	char note[160];
