@@ -403,6 +403,17 @@ def parse_args(argv):
     return a
 
 
+class Boot:
+    """One boot of a guest: what became of it (watch()'s outcome and
+    detail), QEMU's command line, the results disk and console files,
+    the wall time."""
+
+    def __init__(self, outcome, detail, argv, disk, console, took):
+        self.outcome, self.detail = outcome, detail
+        self.argv, self.disk, self.console = argv, disk, console
+        self.took = took
+
+
 def boot(a, arch, image, initrd, work, accel):
     disk = os.path.join(work, "results.img")
     console = os.path.join(work, "console.log")
@@ -414,7 +425,8 @@ def boot(a, arch, image, initrd, work, accel):
     argv = qemu_argv(arch, image, initrd, disk, console, accel, a)
     start = time.monotonic()
     outcome, detail = watch(argv, console, a.boot_timeout, a.timeout)
-    return outcome, detail, argv, disk, console, time.monotonic() - start
+    return Boot(outcome, detail, argv, disk, console,
+                time.monotonic() - start)
 
 
 def interrupted(signum, frame):
@@ -478,18 +490,15 @@ def run_guest(a, g, work, out):
     or None)."""
     for accel in g.accels:
         initrd = os.path.join(work, "initramfs-%s.cpio" % accel)
-        blob, mods = g.blobs[accel]
         with open(initrd, "wb") as f:
-            f.write(blob)
-        outcome, detail, qargv, disk, console, took = boot(
-            a, g.arch, g.kernel.image, initrd, work, accel)
-        if outcome == "no-boot" and accel == "kvm" and len(g.accels) > 1:
+            f.write(g.blobs[accel][0])
+        b = boot(a, g.arch, g.kernel.image, initrd, work, accel)
+        if b.outcome == "no-boot" and accel == "kvm" and len(g.accels) > 1:
             print("# KVM unusable here: the guest did not reach its "
                   "/init in %.0f s; TCG instead" % a.boot_timeout, file=out)
             continue
         break
-    return report(a, g.kernel.name, g.names[accel], outcome, detail, qargv,
-                  disk, console, took, mods, out)
+    return report(a, g, accel, b, out)
 
 
 def topology_broken(topology, vmdir):
@@ -525,14 +534,14 @@ def a_b(a, guests, work):
     return subprocess.run([sw_paths.binary(), "compare"] + runs).returncode
 
 
-def report(a, name, vm, outcome, detail, qargv, disk, console, took,
-           mods, out):
-    """What became of the guest, on @out: (exit status, run directory or
-    None)."""
-    text = read_console(console)
+def report(a, g, accel, b, out):
+    """What became of Boot @b of Guest @g with @accel, on @out: (exit
+    status, run directory or None)."""
+    name, outcome, detail = g.kernel.name, b.outcome, b.detail
+    text = read_console(b.console)
     print("# vm: kernel %s, %s, %d CPUs (%s), %d MB, %.0f s" %
-          (name, vm, a.topology.cpus, a.topology.name, a.memory, took),
-          file=out)
+          (name, g.names[accel], a.topology.cpus, a.topology.name,
+           a.memory, b.took), file=out)
     if outcome != "exited":
         what = {
             "panic": "the kernel panicked",
@@ -547,7 +556,7 @@ def report(a, name, vm, outcome, detail, qargv, disk, console, took,
             print("# console: %s" % line, file=out)
         print("not ok 1 vm-%s # %s" % (name, what), file=out)
         return (EXIT_FAIL if outcome == "panic" else EXIT_RUN_ERROR), None
-    runs = fetch_results(disk, a.results, a.baselines)
+    runs = fetch_results(b.disk, a.results, a.baselines)
     run = runs[max(runs)] if runs else None
     if not run:
         print("TAP version 13\n1..1", file=out)
@@ -561,8 +570,8 @@ def report(a, name, vm, outcome, detail, qargv, disk, console, took,
     with open(os.path.join(vmdir, "console.log"), "w") as f:
         f.write(text)
     with open(os.path.join(vmdir, "qemu.txt"), "w") as f:
-        f.write(" ".join(qargv) + "\n")
-        f.write("modules: %s\n" % " ".join(mods))
+        f.write(" ".join(b.argv) + "\n")
+        f.write("modules: %s\n" % " ".join(g.blobs[accel][1]))
     broken = topology_broken(a.topology, vmdir)
     if broken:
         print("TAP version 13\n1..1", file=out)

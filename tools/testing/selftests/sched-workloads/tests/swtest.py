@@ -196,6 +196,35 @@ SANITIZER_ERRORS = ("ERROR: AddressSanitizer", "ERROR: LeakSanitizer",
                     "runtime error")
 
 
+class StreamCheckerTest(unittest.TestCase):
+    """Tests that feed the trace analysis's state machine a text stream
+    of sched events (tests/sched_stream_check.c, built with sanitizers)."""
+
+    @classmethod
+    def setUpClass(cls):
+        setup_checker(cls, "sched_stream_check", ANALYSIS_SOURCES,
+                      ANALYSIS_PKGS)
+
+    @classmethod
+    def tearDownClass(cls):
+        shutil.rmtree(cls.tmp, ignore_errors=True)
+
+    def play(self, ncpus, stream, *args):
+        """sched_stream_check ARGS NCPUS < STREAM, no sanitizer report."""
+        p = subprocess.run([self.bin] + list(args) + [str(ncpus)],
+                           input=stream, capture_output=True, text=True,
+                           env=self.env, timeout=120)
+        for bad in SANITIZER_ERRORS:
+            self.assertNotIn(bad, p.stderr, p.stderr)
+        return p
+
+    def metrics(self, ncpus, stream, *args):
+        """The metrics of a stream the analysis takes."""
+        p = self.play(ncpus, stream, *args)
+        self.assertEqual(p.returncode, EXIT_PASS, p.stderr)
+        return json.loads(p.stdout)
+
+
 # What a live test must leave as it found (machine_state()).
 TRACEFS = "/sys/kernel/tracing"
 CGROUP_ROOT = "/sys/fs/cgroup"

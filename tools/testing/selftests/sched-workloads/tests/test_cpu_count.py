@@ -17,13 +17,10 @@ expected values follow from the scene's timestamps alone:
 
 Allowed the idle CPU, the waiter counts; kept off it, nothing does.
 """
-import json
-import shutil
-import subprocess
 import unittest
 
-from swtest import (ANALYSIS_PKGS, ANALYSIS_SOURCES, EXIT_PASS, EXIT_USAGE,
-                    SANITIZER_ERRORS, setup_checker)
+import swtest
+from swtest import EXIT_USAGE
 
 WAIT_CPU = 3
 HOG, WAITER = 1000, 900000
@@ -55,29 +52,7 @@ def scene(ncpus, idle_cpu, waiter_prio=120, hog_prio=120):
     return "\n".join(lines) + "\n"
 
 
-class TestManyCpus(unittest.TestCase):
-    @classmethod
-    def setUpClass(cls):
-        setup_checker(cls, "sched_stream_check", ANALYSIS_SOURCES,
-                      ANALYSIS_PKGS)
-
-    @classmethod
-    def tearDownClass(cls):
-        shutil.rmtree(cls.tmp, ignore_errors=True)
-
-    def play(self, ncpus, stream, *args):
-        p = subprocess.run([self.bin] + list(args) + [str(ncpus)],
-                           input=stream, capture_output=True, text=True,
-                           env=self.env, timeout=120)
-        for bad in SANITIZER_ERRORS:
-            self.assertNotIn(bad, p.stderr, p.stderr)
-        return p
-
-    def metrics(self, ncpus, stream, *args):
-        p = self.play(ncpus, stream, *args)
-        self.assertEqual(p.returncode, EXIT_PASS, p.stderr)
-        return json.loads(p.stdout)
-
+class TestManyCpus(swtest.StreamCheckerTest):
     def assert_wc(self, ncpus, idle_cpu, allowed, want_us):
         m = self.metrics(ncpus, scene(ncpus, idle_cpu),
                          "-A", "waiter=" + allowed, "-t", "waiter")

@@ -13,12 +13,11 @@ import gzip
 import json
 import os
 import shutil
-import subprocess
 import tempfile
 import unittest
 
-from swtest import (ANALYSIS_PKGS, ANALYSIS_SOURCES, EXIT_BAD_LOG, EXIT_PASS,
-                    SANITIZER_ERRORS, fixture, setup_checker, sw)
+import swtest
+from swtest import EXIT_BAD_LOG, EXIT_PASS, fixture, sw
 
 WINDOW_NS = 10000000 - 1000
 CORES = "0,0,2,2"
@@ -42,24 +41,9 @@ def scene(hog_cpus, sleep_ns):
     return "\n".join(lines) + "\n"
 
 
-class TestStacked(unittest.TestCase):
-    @classmethod
-    def setUpClass(cls):
-        setup_checker(cls, "sched_stream_check", ANALYSIS_SOURCES,
-                      ANALYSIS_PKGS)
-
-    @classmethod
-    def tearDownClass(cls):
-        shutil.rmtree(cls.tmp, ignore_errors=True)
-
+class TestStacked(swtest.StreamCheckerTest):
     def stacked(self, stream, *args):
-        p = subprocess.run([self.bin] + list(args) + ["4"], input=stream,
-                           capture_output=True, text=True, env=self.env,
-                           timeout=120)
-        for bad in SANITIZER_ERRORS:
-            self.assertNotIn(bad, p.stderr, p.stderr)
-        self.assertEqual(p.returncode, EXIT_PASS, p.stderr)
-        system = json.loads(p.stdout)["system"]["system"]
+        system = self.metrics(4, stream, *args)["system"]["system"]
         self.assertAlmostEqual(system["trace.window"], WINDOW_NS / 1000.0)
         return system["smt.stacked_share"]
 

@@ -175,6 +175,41 @@ def run_metrics(run):
     return found
 
 
+def arm64_kernel():
+    """Debian's arm64 linux-image package, or SkipTest saying what is
+    missing for the deterministic guest."""
+    missing = [t for t in ("qemu-system-aarch64", "aarch64-linux-gnu-gcc")
+               if not shutil.which(t)]
+    if missing:
+        raise unittest.SkipTest("%s not found (Debian packages "
+                                "qemu-system-arm, gcc-aarch64-linux-gnu)"
+                                % ", ".join(missing))
+    deb = debian_kernel("arm64")
+    if not deb:
+        raise unittest.SkipTest("apt-get could not download Debian's arm64 "
+                                "linux-image package (dpkg "
+                                "--add-architecture arm64)")
+    return deb
+
+
+def deterministic_boots(cls, *boots):
+    """Boots cls.deb in the deterministic guest once per argument list of
+    @boots (vm options, "--", run arguments), each with a results
+    directory of its own under cls.tmp: cls.out, their output; cls.runs,
+    the run directory each brought back (None: none). A SKIP skips the
+    class."""
+    cls.runs, cls.out = [], []
+    for i, argv in enumerate(boots):
+        r = sw_vm("--kernel", cls.deb, "--deterministic", "-r",
+                  os.path.join(cls.tmp, str(i)), *argv)
+        if r.returncode == 4:
+            shutil.rmtree(cls.tmp, ignore_errors=True)
+            raise unittest.SkipTest(r.stdout.strip())
+        cls.out.append(r.stdout + r.stderr)
+        runs = glob.glob(os.path.join(cls.tmp, str(i), "*-vm"))
+        cls.runs.append(runs[0] if len(runs) == 1 else None)
+
+
 @unittest.skipUnless(IS_ROOT, "needs root")
 class TestDeterministic(unittest.TestCase):
     """Debian's arm64 kernel under TCG with icount, 2 vCPUs, booted
@@ -184,29 +219,11 @@ class TestDeterministic(unittest.TestCase):
     LIVE = True
 
     @classmethod
-    def setUpClass(cls, boots=2):
-        missing = [t for t in ("qemu-system-aarch64", "aarch64-linux-gnu-gcc")
-                   if not shutil.which(t)]
-        if missing:
-            raise unittest.SkipTest("%s not found (Debian packages "
-                                    "qemu-system-arm, gcc-aarch64-linux-gnu)"
-                                    % ", ".join(missing))
-        cls.deb = debian_kernel("arm64")
-        if not cls.deb:
-            raise unittest.SkipTest("apt-get could not download Debian's "
-                                    "arm64 linux-image package (dpkg "
-                                    "--add-architecture arm64)")
+    def setUpClass(cls):
+        cls.deb = arm64_kernel()
         cls.tmp = tempfile.mkdtemp(prefix="sw-vm-det-")
-        cls.runs, cls.out = [], []
-        for i in range(boots):
-            r = sw_vm("--kernel", cls.deb, "--deterministic", "-r",
-                      os.path.join(cls.tmp, str(i)), "--", "run", "-n", "1",
-                      WORKLOAD)
-            if r.returncode == 4:
-                raise unittest.SkipTest(r.stdout.strip())
-            cls.out.append(r.stdout + r.stderr)
-            runs = glob.glob(os.path.join(cls.tmp, str(i), "*-vm"))
-            cls.runs.append(runs[0] if len(runs) == 1 else None)
+        once = ("--", "run", "-n", "1", WORKLOAD)
+        deterministic_boots(cls, once, once)
 
     @classmethod
     def tearDownClass(cls):
@@ -252,24 +269,18 @@ class TestSmtPreset(unittest.TestCase):
 
     @classmethod
     def setUpClass(cls):
-        TestDeterministic.setUpClass.__func__(cls, boots=0)
-        binary = swtest.BINARY
+        cls.deb = arm64_kernel()
+        cls.tmp = tempfile.mkdtemp(prefix="sw-vm-smt-")
         spec = swtest.load_json(os.path.join(
             swtest.COLLECTION, "tests", "breakers", "smt-spread.json"))
         broken = os.path.join(cls.tmp, "smt-spread.json")
+        workload = breaker.load_workload(swtest.BINARY, os.path.join(
+            swtest.COLLECTION, "workloads", "smt-spread.json"))
         with open(broken, "w") as f:
-            json.dump(breaker.patched(breaker.load_workload(
-                binary, os.path.join(swtest.COLLECTION, "workloads",
-                                     "smt-spread.json")),
-                spec["patch"]), f)
-        cls.runs, cls.out = [], []
-        for i, what in enumerate(("smt-spread", broken)):
-            r = sw_vm("--kernel", cls.deb, "--deterministic", "--topology",
-                      "smt2x2", "-r", os.path.join(cls.tmp, str(i)), "--",
-                      "run", "-n", "1", what)
-            cls.out.append(r.stdout + r.stderr)
-            runs = glob.glob(os.path.join(cls.tmp, str(i), "*-vm"))
-            cls.runs.append(runs[0] if len(runs) == 1 else None)
+            json.dump(breaker.patched(workload, spec["patch"]), f)
+        deterministic_boots(cls, *[
+            ("--topology", "smt2x2", "--", "run", "-n", "1", what)
+            for what in ("smt-spread", broken)])
 
     @classmethod
     def tearDownClass(cls):
