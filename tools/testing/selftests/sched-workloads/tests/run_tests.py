@@ -51,8 +51,11 @@ class GuardedRun:
     def __call__(self, result):
         import swtest
         for live, group in self.groups:
-            name = "%s.%s" % (type(group._tests[0]).__module__,
-                              type(group._tests[0]).__qualname__)
+            # read the class before the group runs: unittest's TestSuite
+            # drops each test (sets it to None) once it has run
+            cls = type(group._tests[0])
+            name = "%s.%s" % (cls.__module__, cls.__qualname__)
+            uses_top = getattr(cls, "TOP_BUFFER_USED", False)
             before = swtest.machine_state() if live else None
             group(result)
             # each group ran as a whole run: its class is torn down, and
@@ -60,8 +63,6 @@ class GuardedRun:
             # the last class in this attribute across runs)
             result._previousTestClass = None
             if live:
-                uses_top = getattr(group._tests[0], "TOP_BUFFER_USED",
-                                   False)
                 MachineState(name, swtest.state_changes(
                     before, swtest.machine_state(), uses_top))(result)
         return result

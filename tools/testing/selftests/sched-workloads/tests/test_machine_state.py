@@ -87,6 +87,27 @@ class TestTopBufferExpansion(unittest.TestCase):
         self.assertEqual(self.changes("7 (expanded: 1408)", "1410"), [])
         self.assertEqual(self.changes("7 (expanded: 1408)", "1408"), [])
 
+    def test_runner_passes_the_class_attribute(self):
+        """Through the runner's real path (GuardedRun), which must read
+        TOP_BUFFER_USED before the class runs: unittest's TestSuite drops
+        each test once it has run, and the runner once read the attribute
+        from the dropped test (False), so the first make test after boot
+        failed although state_changes was right."""
+        class UsesTop(unittest.TestCase):
+            LIVE = True
+            TOP_BUFFER_USED = True
+
+            def test_traces(self):
+                pass
+
+        states = [{"tracing": {"buffer_size_kb": "7 (expanded: 1408)"}},
+                  {"tracing": {"buffer_size_kb": "1410"}}]
+        result = unittest.TextTestResult(io.StringIO(), True, 0)
+        with mock.patch.object(swtest, "machine_state", side_effect=states):
+            run_tests.GuardedRun([(True, unittest.TestSuite(
+                [UsesTop("test_traces")]))])(result)
+        self.assertEqual((result.testsRun, result.failures), (2, []))
+
     def test_named_otherwise(self):
         self.assertEqual(self.changes("7 (expanded: 1408)", "1410", False),
                          ["buffer_size_kb: '7 (expanded: 1408)' -> '1410'"])
