@@ -23,6 +23,10 @@ usage() {
 
 [ $# -eq 1 ] || usage
 
+# Every package named, none left to another's Recommends (deps.sh
+# installs with --no-install-recommends, as a lab's image is built):
+# perl runs kselftest's prefix.pl and checkpatch, rsync its install,
+# xz-utils unpacks linux-source.
 run_pkgs="gcc libc6-dev make pkg-config libjson-c-dev libtracefs-dev"
 run_pkgs="$run_pkgs libtracecmd-dev libtraceevent-dev libzstd-dev rt-app"
 run_pkgs="$run_pkgs rsync xz-utils perl"
@@ -33,23 +37,30 @@ fi
 
 case $1 in
 run)	pkgs=$run_pkgs ;;
-# trace-cmd: the tests read the saved traces with trace-cmd report too;
-# clang and its libFuzzer runtime: the fuzz harnesses, whose corpora the
-# tests replay under ASan and UBSan (make fuzz too); rt-tests (cyclictest)
-# and stress-ng: real programs the synthesizer's fidelity is tested on;
-# python3-matplotlib draws the report, which chromium (driven through
-# chromium-driver and python3-selenium) opens in the tests;
-# python3-jsonschema checks the KCIDB export against its schema;
-# qemu-system-x86 and busybox-static: "sched-workloads vm" boots a Debian
-# kernel package (downloaded by the test, not installed) with them;
-# qemu-system-arm and gcc-aarch64-linux-gnu: its deterministic mode, an
-# arm64 guest whose userspace is Debian's arm64 packages, downloaded
-# (apt needs the arm64 architecture for that) and never installed
-test)	pkgs="$run_pkgs python3 shellcheck flake8 trace-cmd clang"
-	pkgs="$pkgs libclang-rt-14-dev rt-tests stress-ng python3-matplotlib"
-	pkgs="$pkgs chromium chromium-driver python3-selenium python3-jsonschema"
+# procps: pgrep, for the rt-app a test must not leave running; git: the
+# contribute tests (it prints what to "git add"); trace-cmd: the tests
+# read the saved traces with trace-cmd report too; clang and its
+# libFuzzer runtime: the fuzz harnesses, whose corpora the tests replay
+# under ASan and UBSan (make fuzz too), and llvm for llvm-symbolizer,
+# without which LeakSanitizer cannot match the suppressions of
+# fuzz/lsan.supp (function names) and fails on the libraries' leaks;
+# rt-tests (cyclictest) and stress-ng: real programs the synthesizer's
+# fidelity is tested on; python3-matplotlib draws the report, which
+# chromium (driven through chromium-driver and python3-selenium) opens in
+# the tests; python3-jsonschema checks the KCIDB export against its
+# schema; qemu-system-x86 and busybox-static: "sched-workloads vm" boots
+# a Debian kernel package (downloaded by the test, not installed) with
+# them; qemu-system-arm, gcc-aarch64-linux-gnu and libc6-dev-arm64-cross
+# (the C library's cross headers, only a Recommends of the cross
+# compiler): its deterministic mode, an arm64 guest whose userspace is
+# Debian's arm64 packages, downloaded (apt needs the arm64 architecture
+# for that) and never installed
+test)	pkgs="$run_pkgs python3 procps git shellcheck flake8 trace-cmd clang"
+	pkgs="$pkgs libclang-rt-14-dev llvm rt-tests stress-ng"
+	pkgs="$pkgs python3-matplotlib chromium chromium-driver"
+	pkgs="$pkgs python3-selenium python3-jsonschema"
 	pkgs="$pkgs qemu-system-x86 busybox-static"
-	pkgs="$pkgs qemu-system-arm gcc-aarch64-linux-gnu"
+	pkgs="$pkgs qemu-system-arm gcc-aarch64-linux-gnu libc6-dev-arm64-cross"
 	foreign_arch=arm64 ;;
 *)	usage ;;
 esac
