@@ -42,6 +42,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "lib/cpu_list.h"
 #include "lib/entity_name.h"
 #include "desk/synthesize.h"
 #include "lib/stats.h"
@@ -387,31 +388,28 @@ static void sched_of(const struct thread *t, const char **policy,
 	*priority = prio >= 100 && prio < 140 ? prio - 120 : 0;
 }
 
+/*
+ * A recorded affinity list as rt-app's "cpus"; NULL for all of this
+ * machine's CPUs or none of them (no affinity), or a list that does not
+ * parse (the task is then synthesized without one).
+ */
 static struct json_object *cpus_json(const char *list, int ncpus)
 {
-	struct json_object *a = json_object_new_array();
-	const char *s = list;
-	int n = 0;
+	struct json_object *a;
+	int c, n = 0, in;
 
-	while (a && *s) {
-		char *end;
-		long lo = strtol(s, &end, 10), hi = lo, c;
-
-		if (end == s)
-			break;
-		s = end;
-		if (*s == '-')
-			hi = strtol(s + 1, (char **)&s, 10);
-		for (c = lo; c <= hi && c < ncpus; c++, n++)
-			json_object_array_add(a, json_object_new_int((int)c));
-		if (*s == ',')
-			s++;
+	for (c = 0; c < ncpus; c++) {
+		in = cpu_list_has(list, c);
+		if (in < 0)
+			return NULL;
+		n += in;
 	}
-	/* all of this machine's CPUs, or none of them: no affinity */
-	if (!n || n >= ncpus) {
-		json_object_put(a);
+	if (!n || n >= ncpus)
 		return NULL;
-	}
+	a = json_object_new_array();
+	for (c = 0; a && c < ncpus; c++)
+		if (cpu_list_has(list, c) > 0)
+			json_object_array_add(a, json_object_new_int(c));
 	return a;
 }
 

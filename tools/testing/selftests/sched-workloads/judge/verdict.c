@@ -69,6 +69,7 @@
 #include "judge/machine_drift.h"
 #include "judge/bound_expr.h"
 #include "machine/host_gauge.h"
+#include "lib/cpu_list.h"
 #include "lib/json_util.h"
 #include "machine/sched_settings.h"
 #include "judge/verdict.h"
@@ -151,11 +152,51 @@ static void format_values(const double *v, size_t n, char *buf, size_t len)
 	append(buf, len, ")");
 }
 
-/* Trace values of a trace that lost events, or unmeasurable values. */
+/*
+ * Whether CPU @cpu was one the run could use, by the settings it
+ * recorded: online, in its affinity and in its cpuset. 1 when they do
+ * not say; else 0 with the lists that leave it out in @why.
+ */
+static int run_had_cpu(const struct verdict_input *in, int cpu, char *why,
+		       size_t len)
+{
+	static const char *const keys[] = {
+		"cpus.online", "affinity", "cgroup.cpuset.effective_cpus",
+	};
+	struct json_object *v;
+	size_t i;
+
+	why[0] = '\0';
+	for (i = 0; in->settings && i < ARRAY_SIZE(keys); i++) {
+		if (!json_object_object_get_ex(in->settings, keys[i], &v) ||
+		    !json_object_is_type(v, json_type_string) ||
+		    cpu_list_has(json_object_get_string(v), cpu))
+			continue;
+		append(why, len, "%s%s \"%s\"", why[0] ? ", " : "", keys[i],
+		       json_object_get_string(v));
+	}
+	return !why[0];
+}
+
+/*
+ * A CPU the run could not use, trace values of a trace that lost events,
+ * or unmeasurable values.
+ */
 static int judge_unusable(const struct check *ck, const struct metric_samples *ms,
 			  double v, const struct verdict_input *in,
 			  struct verdict_result *r)
 {
+	char why[256];
+
+	/* The machine's shape, not the kernel's doing: nothing to judge. */
+	if (ck->def->source == SRC_TRACE_CPU &&
+	    !run_had_cpu(in, ms->id, why, sizeof(why))) {
+		r->status = V_SKIP;
+		snprintf(r->diag, sizeof(r->diag),
+			 "%s: %s: cpu%d was not one of the run's CPUs (%s)",
+			 ms->entity, ck->def->name, ms->id, why);
+		return 1;
+	}
 	if (ck->def->source != SRC_RTAPP_TASK && in->lost_events) {
 		r->status = V_ERROR;
 		snprintf(r->diag, sizeof(r->diag),

@@ -25,6 +25,7 @@
 #include <unistd.h>
 
 #include "lib/cleanup.h"
+#include "lib/cpu_list.h"
 #include "lib/stats.h"
 #include "machine/canary.h"
 #include "machine/task_load.h"
@@ -408,36 +409,6 @@ static int run_threads(struct canary_thread *th, int n, struct sw_err *err)
 	return ret;
 }
 
-/* "0-3,8,10-11" into @set; -1 when malformed. */
-static int parse_cpu_list(const char *s, cpu_set_t *set, size_t setsize)
-{
-	unsigned long a, b;
-	char *end;
-
-	CPU_ZERO_S(setsize, set);
-	while (*s && *s != '\n') {
-		errno = 0;
-		a = strtoul(s, &end, 10);
-		if (errno || end == s)
-			return -1;
-		b = a;
-		if (*end == '-') {
-			s = end + 1;
-			b = strtoul(s, &end, 10);
-			if (errno || end == s || b < a)
-				return -1;
-		}
-		for (; a <= b && a < setsize * 8; a++)
-			CPU_SET_S(a, setsize, set);
-		s = end;
-		if (*s == ',')
-			s++;
-		else if (*s && *s != '\n')
-			return -1;
-	}
-	return 0;
-}
-
 /*
  * The CPUs to measure: online ones the caller may run on, at most
  * CANARY_MAX_CPUS of them spread evenly. Returns how many, 0 on error.
@@ -474,7 +445,7 @@ static int pick_cpus(int *ids, size_t *setsize, struct sw_err *err)
 	if (!online || !all)
 		goto nomem;
 	text = read_text_file("/sys/devices/system/cpu/online", NULL);
-	if (!text || parse_cpu_list(text, online, size))
+	if (!text || cpu_list_parse(text, online, size))
 		memcpy(online, aff, size);	/* no sysfs: trust the mask */
 	free(text);
 	for (c = 0; c < size * 8; c++)

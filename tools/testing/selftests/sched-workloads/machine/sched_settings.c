@@ -18,6 +18,7 @@
 #include <sys/prctl.h>
 #include <sys/resource.h>
 
+#include "lib/cpu_list.h"
 #include "machine/sched_settings.h"
 
 #define BLANKS	" \t\n"
@@ -218,6 +219,19 @@ out:
 char *settings_online_cpus(void)
 {
 	return read_value("/sys/devices/system/cpu/online");
+}
+
+int settings_rt_bandwidth(long *runtime_us, long *period_us)
+{
+	char *rt = read_value("/proc/sys/kernel/sched_rt_runtime_us");
+	char *per = read_value("/proc/sys/kernel/sched_rt_period_us");
+	int ret = rt && per ? 0 : -1;
+
+	*runtime_us = rt ? atol(rt) : 0;
+	*period_us = per ? atol(per) : 0;
+	free(rt);
+	free(per);
+	return ret;
 }
 
 static void read_cpus(struct json_object *o, const char *root)
@@ -535,38 +549,6 @@ static void read_cgroups(struct json_object *o, const char *root)
 	}
 }
 
-/* "0-1,3": the CPUs set in the first @bits of @set. */
-static char *cpu_list(const cpu_set_t *set, size_t size, size_t bits)
-{
-	size_t cpu, first = 0, len;
-	int in_run = 0, any = 0;
-	char *out = NULL;
-	FILE *m;
-
-	m = open_memstream(&out, &len);
-	if (!m)
-		return NULL;
-	for (cpu = 0; cpu <= bits; cpu++) {
-		int in = cpu < bits && CPU_ISSET_S(cpu, size, set);
-
-		if (in && !in_run) {
-			first = cpu;
-			in_run = 1;
-		} else if (!in && in_run) {
-			fprintf(m, "%s%zu", any ? "," : "", first);
-			if (cpu - 1 > first)
-				fprintf(m, "-%zu", cpu - 1);
-			in_run = 0;
-			any = 1;
-		}
-	}
-	if (fclose(m)) {
-		free(out);
-		return NULL;
-	}
-	return out;
-}
-
 char *settings_affinity_list(pid_t tid)
 {
 	long n = sysconf(_SC_NPROCESSORS_CONF);
@@ -589,7 +571,7 @@ char *settings_affinity_list(pid_t tid)
 			return NULL;
 		n *= 2;
 	}
-	list = cpu_list(set, size, size * 8);
+	list = cpu_list_format(set, size, size * 8);
 	CPU_FREE(set);
 	return list;
 }

@@ -41,6 +41,11 @@ int settings_of(struct json_object *doc, const char *file,
 
 /* The CPUs online now, as the kernel lists them ("0-3"); NULL if unknown. */
 char *settings_online_cpus(void);
+/*
+ * The RT bandwidth now: kernel.sched_rt_runtime_us (-1: unlimited) and
+ * kernel.sched_rt_period_us. -1 when unreadable.
+ */
+int settings_rt_bandwidth(long *runtime_us, long *period_us);
 
 /*
  * Task @tid's affinity as a CPU list ("0-3,6"), its mask sized to the

@@ -237,6 +237,15 @@ SYSCTL_GLOBS = ("/proc/sys/kernel/sched_*", "/proc/sys/kernel/timer_migration",
                 "/sys/fs/cgroup/cpu/cpu.rt_runtime_us")
 
 
+def cpu_list(text):
+    """ "0-3,5" -> [0, 1, 2, 3, 5]."""
+    out = []
+    for part in text.strip().split(","):
+        a, _, b = part.partition("-")
+        out.extend(range(int(a), int(b or a) + 1))
+    return out
+
+
 def read_quiet(path):
     try:
         with open(path) as f:

@@ -14,7 +14,7 @@ import subprocess
 import time
 import unittest
 
-from swtest import BINARY, CHILD_ENV, EXIT_USAGE, live_lock, sw
+from swtest import BINARY, CHILD_ENV, EXIT_USAGE, cpu_list, live_lock, sw
 
 IS_ROOT = os.geteuid() == 0
 MAX_CPUS = 8
@@ -31,15 +31,6 @@ def compare(metric, base, cur):
         raise AssertionError("exit %d: %s" % (r.returncode, r.stderr))
     word, _, why = r.stdout.strip().partition(": ")
     return word, why
-
-
-def cpu_list(text):
-    """ "0-3,5" -> [0, 1, 2, 3, 5]."""
-    out = []
-    for part in text.strip().split(","):
-        a, _, b = part.partition("-")
-        out.extend(range(int(a), int(b or a) + 1))
-    return out
 
 
 def expected_cpus():

@@ -769,5 +769,72 @@ class TestBoundsFromSettings(unittest.TestCase):
                       " * 10)" % (now * 10), r.stdout)
 
 
+class TestCpusTheRunLacked(unittest.TestCase):
+    """A per-CPU check on a CPU the run could not use (offline, outside
+    its affinity or cpuset, as the run's settings.json recorded them) is
+    the machine's shape: it SKIPs naming the list that leaves the CPU
+    out, its baseline check too, and is no failure; the same unmeasured
+    CPU on a run that had it online fails. Each repetition here has
+    cpu0 busy 90% of the time and no value for cpu1 (as a trace that
+    holds no events of it gives); the baseline, of a 2-CPU run, 90% on
+    both."""
+    WL = dict(WORKLOAD, **{"sched-workloads": {
+        "description": "per-CPU fixture",
+        "checks": [{"metric": "cpu.busy_share", "cpu": "*", "min": 0.5,
+                    "why": "every CPU works"}],
+        "baseline": [{"metric": "cpu.busy_share", "cpu": "*",
+                      "better": "higher", "rel": 0.1}]}})
+
+    def judge(self, settings):
+        tmp = tempfile.mkdtemp(prefix="sw-cpus-")
+        try:
+            rec = Recording(tmp, "cpus", self.WL)
+            rec.round([flat(300)] * 3)
+            for k in (1, 2, 3):
+                path = os.path.join(rec.dir, "rep-%d" % k, "metrics.json")
+                with open(path) as f:
+                    m = json.load(f)
+                m["cpus"] = {"cpu%d" % c: {"group": "cpu%d" % c, "id": c,
+                                           "cpu.busy_share": v}
+                             for c, v in ((0, 0.9), (1, None))}
+                with open(path, "w") as f:
+                    json.dump(m, f)
+            rec.settings(settings)
+            base = rec.baseline(tmp, [flat(300)] * 5)
+            with open(base) as f:
+                b = json.load(f)
+            for c in (0, 1):
+                b["metrics"]["cpus/cpu%d/cpu.busy_share" % c] = [0.9] * 5
+            with open(base, "w") as f:
+                json.dump(b, f)
+            return rec.replay(base)
+        finally:
+            shutil.rmtree(tmp)
+
+    def test_offline_cpu_skips(self):
+        r, res = self.judge({"cpus.online": "0", "affinity": "0-1"})
+        self.assertEqual(r.returncode, EXIT_PASS, r.stdout)
+        self.assertTrue(res["cpus.cpu0.cpu.busy_share"][0])
+        for name in ("cpus.cpu1.cpu.busy_share",
+                     "cpus.cpu1.cpu.busy_share.vs-baseline"):
+            ok, diag = res[name]
+            self.assertTrue(ok, r.stdout)
+            self.assertIn("SKIP cpu1: cpu.busy_share: cpu1 was not one "
+                          "of the run's CPUs (cpus.online \"0\")", diag)
+
+    def test_outside_affinity_and_cpuset(self):
+        r, res = self.judge({"cpus.online": "0-1", "affinity": "0",
+                             "cgroup.cpuset.effective_cpus": "0"})
+        self.assertEqual(r.returncode, EXIT_PASS, r.stdout)
+        self.assertIn('(affinity "0", cgroup.cpuset.effective_cpus "0")',
+                      res["cpus.cpu1.cpu.busy_share"][1])
+
+    def test_unmeasured_cpu_of_the_run_fails(self):
+        r, res = self.judge({"cpus.online": "0-1", "affinity": "0-1"})
+        self.assertEqual(r.returncode, EXIT_FAIL, r.stdout)
+        self.assertFalse(res["cpus.cpu1.cpu.busy_share"][0])
+        self.assertIn("cpu1: cpu.busy_share: not measured", r.stdout)
+
+
 if __name__ == "__main__":
     unittest.main()
