@@ -193,6 +193,22 @@ fail:
 	return NULL;
 }
 
+struct json_object *prepare_scaled(const struct workload *w,
+				   struct sw_err *err)
+{
+	struct json_object *run = NULL;
+
+	if (json_object_deep_copy(w->root, &run, NULL) || !run) {
+		sw_err_set(err, SW_EXIT_RUN_ERROR, "out of memory");
+		return NULL;
+	}
+	if (apply_scale(run, w, err)) {
+		json_object_put(run);
+		return NULL;
+	}
+	return run;
+}
+
 int prepare_validate(const struct workload *w, struct sw_err *err)
 {
 	struct prepare_opts o = { .logdir = ".", .basename = RESULTS_RTAPP_BASENAME,

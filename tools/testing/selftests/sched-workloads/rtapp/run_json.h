@@ -26,6 +26,13 @@ struct prepare_opts {
 int prepare_run_json(const struct workload *w, const struct prepare_opts *o,
 		     const char *out, double *duration_s, struct sw_err *err);
 
+/*
+ * The workload with the numbers that follow the CPU count set ("scale"),
+ * nothing else changed: what the run copy's tasks will be. Put it.
+ */
+struct json_object *prepare_scaled(const struct workload *w,
+				   struct sw_err *err);
+
 /* Everything prepare_run_json() checks, without writing anything. */
 int prepare_validate(const struct workload *w, struct sw_err *err);
 

@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "lib/cpubits.h"
 #include "lib/entity_name.h"
 #include "lib/json_util.h"
 #include "rtapp/workload.h"
@@ -166,7 +167,7 @@ int workload_load(const char *path, struct workload *w, struct sw_err *err)
 	json_object_object_foreach(w->block, key, val) {
 		static const char *const known[] = {
 			"description", "checks", "baseline", "scale", "sysctl",
-			"refusal", "origin", "topology",
+			"refusal", "origin", "topology", "min_cpus",
 		};
 		size_t i;
 
@@ -175,7 +176,7 @@ int workload_load(const char *path, struct workload *w, struct sw_err *err)
 			;
 		if (i == ARRAY_SIZE(known)) {
 			sw_err_set(err, SW_EXIT_BAD_WORKLOAD,
-				   "%s: \"%s.%s\": unknown key (known: description, checks, baseline, scale, sysctl, refusal, origin, topology)",
+				   "%s: \"%s.%s\": unknown key (known: description, checks, baseline, scale, sysctl, refusal, origin, topology, min_cpus)",
 				   path, WORKLOAD_BLOCK_KEY, key);
 			goto fail;
 		}
@@ -190,6 +191,16 @@ int workload_load(const char *path, struct workload *w, struct sw_err *err)
 			   "%s: \"%s.topology\": %s: not \"smt\" (SMT siblings on every CPU)",
 			   path, WORKLOAD_BLOCK_KEY,
 			   json_object_to_json_string(desc));
+		goto fail;
+	}
+	if (json_object_object_get_ex(w->block, "min_cpus", &desc) &&
+	    (!json_object_is_type(desc, json_type_int) ||
+	     json_object_get_int64(desc) < 1 ||
+	     json_object_get_int64(desc) > CPUBITS_MAX_CPUS)) {
+		sw_err_set(err, SW_EXIT_BAD_WORKLOAD,
+			   "%s: \"%s.min_cpus\": %s: not a CPU count (1-%d)",
+			   path, WORKLOAD_BLOCK_KEY,
+			   json_object_to_json_string(desc), CPUBITS_MAX_CPUS);
 		goto fail;
 	}
 	if (!json_object_object_get_ex(w->block, "description", &desc) ||

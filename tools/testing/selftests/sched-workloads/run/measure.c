@@ -15,6 +15,7 @@
 #include <string.h>
 
 #include "machine/host_gauge.h"
+#include "machine/sched_settings.h"
 #include "lib/cpubits.h"
 #include "rtapp/rtapp_metrics.h"
 #include "run/measure.h"
@@ -302,15 +303,12 @@ out:
 /* "kernel.sched_rt_runtime_us 300000 of 1000000", when RT is throttled. */
 static void rt_bandwidth(char *buf, size_t len)
 {
-	char *rt = read_text_file("/proc/sys/kernel/sched_rt_runtime_us", NULL);
-	char *per = read_text_file("/proc/sys/kernel/sched_rt_period_us", NULL);
+	long rt, per;
 
 	buf[0] = '\0';
-	if (rt && per && atol(rt) >= 0 && atol(rt) < atol(per))
+	if (!settings_rt_bandwidth(&rt, &per) && rt >= 0 && rt < per)
 		snprintf(buf, len, "; RT bandwidth: kernel.sched_rt_runtime_us %ld of kernel.sched_rt_period_us %ld",
-			 atol(rt), atol(per));
-	free(rt);
-	free(per);
+			 rt, per);
 }
 
 /*

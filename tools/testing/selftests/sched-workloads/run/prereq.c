@@ -3,17 +3,24 @@
  * Prerequisite probes.
  */
 #include <errno.h>
+#include <math.h>
+#include <signal.h>
 #include <sched.h>
 #include <stdint.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include <sys/prctl.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
 
 #include "run/prereq.h"
+#include "lib/cpu_list.h"
+#include "machine/sched_settings.h"
 #include "machine/cpu_cores.h"
 #include "rtapp/rtapp_run.h"
+#include "rtapp/run_json.h"
 
 #ifndef SCHED_DEADLINE
 #define SCHED_DEADLINE 6
@@ -192,12 +199,223 @@ int probe_validate_policies(const struct workload *w, struct sw_err *err)
 	return walk_policies(w, reason, sizeof(reason), err, 1);
 }
 
+/* At most this many DEADLINE threads are admitted together by the probe. */
+#define DL_PROBE_MAX	1024
+
+/*
+ * The kernel's share of each CPU that SCHED_DEADLINE may take: the RT
+ * bandwidth (unlimited: INFINITY); NAN when unreadable. @what names it.
+ */
+static double dl_limit_per_cpu(char *what, size_t len)
+{
+	long rt, per;
+
+	if (settings_rt_bandwidth(&rt, &per) || per <= 0) {
+		snprintf(what, len, "the RT bandwidth (unreadable)");
+		return NAN;
+	}
+	snprintf(what, len,
+		 "kernel.sched_rt_runtime_us %ld of kernel.sched_rt_period_us %ld",
+		 rt, per);
+	return rt < 0 ? INFINITY : (double)rt / per;
+}
+
+struct dl_probe {
+	struct policy_probe p;
+	struct sw_sched_attr attr[DL_PROBE_MAX];
+	const char *task[DL_PROBE_MAX];
+	size_t n;
+	double demand;		/* sum of runtime / period, in CPUs */
+};
+
+/* Each instance of a DEADLINE task of the scaled workload, in @arg. */
+static int collect_dl(const char *task, struct json_object *t, void *arg)
+{
+	struct dl_probe *d = arg;
+	struct sw_sched_attr a;
+	const char *name;
+	long inst, i;
+
+	if (attr_from_task(&d->p, task, t, &a, &name))
+		return -1;
+	if (a.sched_policy != SCHED_DEADLINE)
+		return 0;
+	if (get_int(&d->p, task, t, "instance", 1, &inst))
+		return -1;
+	for (i = 0; i < inst && d->n < DL_PROBE_MAX; i++) {
+		d->attr[d->n] = a;
+		d->task[d->n++] = task;
+		d->demand += (double)a.sched_runtime /
+			     (a.sched_period ? a.sched_period : a.sched_deadline);
+	}
+	return 0;
+}
+
+/*
+ * Admits every thread of @d at once: a child each, holding its
+ * reservation until all have asked. The first refusal's -errno, its
+ * index in @first and the count of refusals in @refused; 0 when all were
+ * admitted.
+ */
+static int admit_all(const struct dl_probe *d, size_t *first, size_t *refused)
+{
+	pid_t pids[DL_PROBE_MAX];
+	int fd[2], msg[2], ret = 0;
+	size_t i, started = 0;
+
+	if (pipe(fd))
+		return -errno;
+	for (i = 0; i < d->n; i++) {
+		pids[i] = fork();
+		if (pids[i] < 0) {
+			ret = -errno;
+			break;
+		}
+		if (!pids[i]) {
+			struct sw_sched_attr attr = d->attr[i];
+
+			prctl(PR_SET_PDEATHSIG, SIGKILL);
+			close(fd[0]);
+			msg[0] = i;
+			msg[1] = syscall(SYS_sched_setattr, 0, &attr, 0) ?
+				 errno : 0;
+			if (write(fd[1], msg, sizeof(msg)) != sizeof(msg))
+				_exit(1);
+			while (!msg[1])
+				pause();	/* keep the bandwidth */
+			_exit(0);
+		}
+		started++;
+	}
+	close(fd[1]);
+	for (i = 0; i < started; i++) {
+		if (read(fd[0], msg, sizeof(msg)) != sizeof(msg)) {
+			ret = ret ? ret : -ECHILD;
+			break;
+		}
+		if (!msg[1])
+			continue;
+		++*refused;
+		if (!ret) {
+			ret = -msg[1];
+			*first = msg[0];
+		}
+	}
+	close(fd[0]);
+	for (i = 0; i < started; i++) {
+		kill(pids[i], SIGKILL);
+		waitpid(pids[i], NULL, 0);
+	}
+	return ret;
+}
+
+int probe_dl_admission(const struct workload *w, char *reason, size_t len,
+		       struct sw_err *err)
+{
+	struct json_object *run = prepare_scaled(w, err), *tasks;
+	long cpus = sysconf(_SC_NPROCESSORS_ONLN);
+	double share, limit;
+	struct dl_probe *d;
+	char what[128];
+	size_t first = 0, refused = 0;
+	int e, ret = 0;
+
+	if (!run)
+		return -1;
+	d = calloc(1, sizeof(*d));
+	if (!d) {
+		json_object_put(run);
+		return sw_err_set(err, SW_EXIT_RUN_ERROR, "out of memory");
+	}
+	d->p = (struct policy_probe){ .w = w, .err = err };
+	tasks = json_object_object_get(run, "tasks");
+	json_object_object_foreach(tasks, task, t) {
+		if (collect_dl(task, t, d)) {
+			ret = -1;
+			goto out;
+		}
+	}
+	if (d->n < 2)
+		goto out;	/* one alone was admitted by probe_policies() */
+	e = admit_all(d, &first, &refused);
+	if (!e)
+		goto out;
+	if (e != -EBUSY) {
+		snprintf(reason, len,
+			 "kernel refuses SCHED_DEADLINE for task %s beside the workload's other DEADLINE threads: %s",
+			 d->task[first], strerror(-e));
+		ret = 1;
+		goto out;
+	}
+	share = dl_limit_per_cpu(what, sizeof(what));
+	limit = share * cpus;
+	/*
+	 * Since 6.12 the fair server takes its reservation (50 ms a second
+	 * on each CPU by default) out of the same bandwidth.
+	 */
+	ret = !(d->demand + 0.05 * cpus <= limit) ? 1 : 2;
+	snprintf(reason, len,
+		 "the kernel refuses SCHED_DEADLINE admission (EBUSY) to the workload's %zu DEADLINE threads together, %.2f CPUs of bandwidth (admitted: %zu), while %s on each of %ld CPUs admits %.2f: %s",
+		 d->n, d->demand, d->n - refused, what, cpus, limit,
+		 ret == 1 ? "the RT bandwidth is too low for it" :
+		 "admission control refused a set that fits (or DEADLINE tasks outside the workload hold bandwidth)");
+out:
+	free(d);
+	json_object_put(run);
+	return ret;
+}
+
+struct pin_probe {
+	const char *online;	/* "0-1": the CPUs online */
+	char *reason;
+	size_t len;
+};
+
+/* A task pinned ("cpus") to a CPU that is not online: 1 with the reason. */
+static int probe_pinned(const char *task, struct json_object *t, void *arg)
+{
+	struct json_object *cpus = json_object_object_get(t, "cpus"), *c;
+	struct pin_probe *p = arg;
+	size_t i;
+
+	if (!json_object_is_type(cpus, json_type_array))
+		return 0;
+	for (i = 0; i < json_object_array_length(cpus); i++) {
+		c = json_object_array_get_idx(cpus, i);
+		if (!json_object_is_type(c, json_type_int) ||
+		    cpu_list_has(p->online, json_object_get_int(c)))
+			continue;
+		snprintf(p->reason, p->len,
+			 "task %s is pinned to cpu%d, which is not online here (online: %s)",
+			 task, json_object_get_int(c), p->online);
+		return 1;
+	}
+	return 0;
+}
+
 int probe_topology(const struct workload *w, char *reason, size_t len)
 {
+	long online = sysconf(_SC_NPROCESSORS_ONLN);
+	struct pin_probe pin = { .reason = reason, .len = len };
 	struct sw_err err = { 0 };
+	struct json_object *need;
 	struct cpu_cores cores;
-	int smt;
+	char *list;
+	int smt, ret;
 
+	if (json_object_object_get_ex(w->block, "min_cpus", &need) &&
+	    online < json_object_get_int64(need)) {
+		snprintf(reason, len,
+			 "needs %lld CPUs online, this machine has %ld: what it measures happens between CPUs",
+			 (long long)json_object_get_int64(need), online);
+		return 1;
+	}
+	list = settings_online_cpus();
+	pin.online = list;
+	ret = list ? workload_walk_tasks(w, probe_pinned, &pin) : 0;
+	free(list);
+	if (ret)
+		return 1;
 	if (!json_object_object_get(w->block, "topology"))
 		return 0;
 	if (cpu_cores_scan(&cores, &err)) {

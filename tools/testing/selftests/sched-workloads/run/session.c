@@ -4,6 +4,7 @@
  */
 #include <errno.h>
 #include <limits.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -337,6 +338,31 @@ void session_sysctls_restore(void)
 	sysctl_restore();
 }
 
+/*
+ * The kernel refused SCHED_DEADLINE admission to a set its settings
+ * admit (run/prereq.h): one failed result, "<workload>.system.dl.admitted",
+ * saying so; rt-app is not run.
+ */
+static int refused_within_limits(struct wl *wl, struct sw_err *err)
+{
+	struct verdict_result *r = calloc(1, sizeof(*r));
+
+	if (!r)
+		return sw_err_set(err, SW_EXIT_RUN_ERROR, "out of memory");
+	r->status = V_FAIL;
+	r->value = r->limit = r->room = NAN;
+	snprintf(r->name, sizeof(r->name), "%s.system.dl.admitted",
+		 wl->w.name);
+	snprintf(r->diag, sizeof(r->diag), "FAIL %s", wl->reason);
+	wl->res.r = r;
+	wl->res.n = 1;
+	if (write_verdicts(wl, err))
+		return -1;
+	wl->status = V_FAIL;
+	wl->state = WL_DONE;
+	return 0;
+}
+
 static int start(struct wl *wl, struct sw_err *err)
 {
 	char copy[PATH_MAX];
@@ -344,13 +370,19 @@ static int start(struct wl *wl, struct sw_err *err)
 	int refused;
 
 	ktap_diag("%s: %s", wl->w.name, wl->w.description);
+	if (refusal_parse(wl->w.block, wl->w.path, &rf, err))
+		return -1;
 	refused = probe_topology(&wl->w, wl->reason, sizeof(wl->reason));
 	if (!refused)
 		refused = probe_policies(&wl->w, wl->reason, sizeof(wl->reason),
 					 err);
+	/* the set together, unless the kernel is to refuse it */
+	if (!refused && !rf.expected)
+		refused = probe_dl_admission(&wl->w, wl->reason,
+					     sizeof(wl->reason), err);
 	if (refused < 0)
 		return -1;
-	if (refused) {
+	if (refused == 1) {
 		wl->status = V_SKIP;
 		wl->state = WL_DONE;
 		return 1;
@@ -362,8 +394,8 @@ static int start(struct wl *wl, struct sw_err *err)
 	    copy_text_file(wl->w.path, copy))
 		return sw_err_set(err, SW_EXIT_RUN_ERROR, "%s/%s: cannot create: %s",
 				  wl->s->results, wl->w.name, strerror(errno));
-	if (refusal_parse(wl->w.block, wl->w.path, &rf, err))
-		return -1;
+	if (refused == 2)
+		return refused_within_limits(wl, err) ? -1 : 1;
 	if (rf.expected) {
 		refused = session_sysctls_apply(wl, err);
 		if (!refused)

@@ -16,8 +16,8 @@ import unittest
 
 import swtest
 from swtest import (BINARY, CHILD_ENV, EXIT_FAIL, EXIT_PASS, EXIT_SKIP,
-                    fixture, ktap_results, live_lock, load_json, results_dir,
-                    sw, tracing_instances)
+                    cpu_list, fixture, ktap_results, live_lock, load_json,
+                    results_dir, sw, tracing_instances)
 
 IS_ROOT = os.geteuid() == 0
 RESULTS = "/tmp/sched-workloads-live-tests"
@@ -169,9 +169,20 @@ class TestSkips(unittest.TestCase):
     LIVE = True
 
     def test_not_root(self):
-        r = subprocess.run(["setpriv", "--reuid=65534", "--regid=65534",
-                            "--clear-groups", BINARY, "run"],
-                           capture_output=True, text=True, timeout=60)
+        # a copy nobody can reach: the tree may be under root's home
+        tmp = tempfile.mkdtemp(prefix="sw-not-root-")
+        try:
+            os.chmod(tmp, 0o755)
+            shutil.copy(BINARY, tmp)
+            shutil.copytree(os.path.join(swtest.COLLECTION, "workloads"),
+                            os.path.join(tmp, "workloads"))
+            r = subprocess.run(["setpriv", "--reuid=65534", "--regid=65534",
+                                "--clear-groups",
+                                os.path.join(tmp, "sched-workloads"), "run"],
+                               capture_output=True, text=True, timeout=60,
+                               cwd=tmp)
+        finally:
+            shutil.rmtree(tmp)
         self.assertEqual(r.returncode, EXIT_SKIP, r.stdout)
         res = ktap_results(r.stdout)
         self.assertTrue(res)
@@ -296,9 +307,14 @@ def last_cpu():
 class TestOfflineCpu(unittest.TestCase):
     """Possible CPUs that are not online (SMT off, hot-pluggable vCPUs):
     the battery judges on the CPUs online, and its trace holds no data
-    for the others. The CPU taken offline here is put back, also when
-    the run fails (the machine-state check reads the online list)."""
+    for the others. A per-CPU check of the CPU that is offline SKIPs
+    naming it (duty-step checks every CPU), a workload that needs more
+    CPUs than are online SKIPs naming the count (cfs-work-conserving, on
+    a 2-CPU machine), and nothing ends in error. The CPU taken offline
+    here is put back, also when the run fails (the machine-state check
+    reads the online list)."""
     LIVE = True
+    WORKLOADS = ("periodic-light", "duty-step", "cfs-work-conserving")
 
     @classmethod
     def setUpClass(cls):
@@ -314,8 +330,8 @@ class TestOfflineCpu(unittest.TestCase):
                                         (cls.cpu, e.strerror))
             try:
                 cls.during = online_cpus()
-                cls.r = sw("run", "-n", "1", "-r", RESULTS,
-                           "periodic-light", timeout=300)
+                cls.r = sw("run", "-n", "1", "-r", RESULTS, *cls.WORKLOADS,
+                           timeout=300)
             finally:
                 set_online(cls.cpu, True)
             cls.after = online_cpus()
@@ -331,13 +347,35 @@ class TestOfflineCpu(unittest.TestCase):
         self.assertNotIn("# error", self.r.stdout)
         self.assertRegex(self.r.stdout, r"machine class \S+-%dcpu-" %
                          (os.cpu_count() - 1))
-        top = [(ok, d) for indent, ok, name, d
-               in ktap_results(self.r.stdout) if indent == 0]
-        self.assertEqual(len(top), 1)
-        self.assertNotIn("SKIP", top[0][1], self.r.stdout)
+        top = {name: (ok, d) for indent, ok, name, d
+               in ktap_results(self.r.stdout) if indent == 0}
+        self.assertEqual(sorted(top), sorted(self.WORKLOADS))
+        self.assertNotIn("SKIP", top["periodic-light"][1], self.r.stdout)
         root = results_dir(self.r.stdout)
         trace = os.path.join(root, "periodic-light", "rep-1", "trace.dat")
         self.assertTrue(os.path.getsize(trace) > 0)
+
+    def test_offline_cpu_not_judged(self):
+        cpu = ".cpu%d." % self.cpu
+        lines = [(ok, name, d) for indent, ok, name, d
+                 in ktap_results(self.r.stdout) if cpu in name]
+        self.assertTrue(lines, self.r.stdout)
+        for ok, name, d in lines:
+            self.assertTrue(ok, name)
+            self.assertIn("SKIP cpu%d: " % self.cpu, d)
+            self.assertIn("cpu%d was not one of the run's CPUs (cpus.online"
+                          % self.cpu, d)
+
+    def test_too_few_cpus_named(self):
+        online = len(cpu_list(self.during))
+        top = {name: d for indent, ok, name, d
+               in ktap_results(self.r.stdout) if indent == 0}
+        if online >= 2:
+            self.assertNotIn("needs 2 CPUs", top["cfs-work-conserving"])
+        else:
+            self.assertEqual(top["cfs-work-conserving"],
+                             "SKIP needs 2 CPUs online, this machine has 1:"
+                             " what it measures happens between CPUs")
 
 
 @unittest.skipUnless(IS_ROOT, "live tests need root")
@@ -390,9 +428,13 @@ class TestRtThrottled(unittest.TestCase):
     """RT bandwidth lowered to 30%: the kernel throttles the RT
     workloads' threads, their last passes run late or not at all. That is
     the kernel's behaviour, judged by their checks (they fail), with the
-    throttling named; no workload ends in error."""
+    throttling named; no workload ends in error. The DEADLINE set of
+    dl-within-admission (cpus+1 threads of 30%) no longer fits in 30% of
+    each CPU: the kernel refuses it, which SKIPs the workload naming the
+    RT bandwidth, not an error of rt-app."""
     LIVE = True
     WORKLOADS = ("fifo-priority-order", "pi-inversion", "rr-timeslice")
+    DL = "dl-within-admission"
 
     @classmethod
     def setUpClass(cls):
@@ -409,7 +451,7 @@ class TestRtThrottled(unittest.TestCase):
                                         "here: %s" % e.strerror)
             try:
                 cls.r = sw("run", "-n", "1", "-r", RESULTS, *cls.WORKLOADS,
-                           timeout=600)
+                           cls.DL, timeout=600)
             finally:
                 cls.restore(old, old_root)
 
@@ -426,8 +468,21 @@ class TestRtThrottled(unittest.TestCase):
     def test_rt_workloads_fail(self):
         top = {name: ok for indent, ok, name, _ in ktap_results(self.r.stdout)
                if indent == 0}
-        self.assertEqual(top, {w: False for w in self.WORKLOADS},
-                         self.r.stdout)
+        self.assertEqual(top, dict({w: False for w in self.WORKLOADS},
+                                   **{self.DL: True}), self.r.stdout)
+
+    def test_dl_admission_named(self):
+        cpus = os.cpu_count()
+        top = {name: d for indent, ok, name, d
+               in ktap_results(self.r.stdout) if indent == 0}
+        self.assertRegex(
+            top[self.DL], r"^SKIP the kernel refuses SCHED_DEADLINE "
+            r"admission \(EBUSY\) to the workload's %d DEADLINE threads "
+            r"together, %.2f CPUs of bandwidth \(admitted: \d+\), while "
+            r"kernel.sched_rt_runtime_us 300000 of "
+            r"kernel.sched_rt_period_us \d+ on each of %d CPUs admits "
+            r"[\d.]+: the RT bandwidth is too low for it$"
+            % (cpus + 1, 0.3 * (cpus + 1), cpus))
 
     def test_throttling_named(self):
         # logs that end early, or threads held back that still finished

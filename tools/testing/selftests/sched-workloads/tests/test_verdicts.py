@@ -145,6 +145,10 @@ class TestMalformedWorkloads(unittest.TestCase):
                                   "pid of a task",
         "pooled-thread-name.json": 'checks[0].task: "crew-0" matches no '
                                    "task",
+        "bad-min-cpus.json": '"sched-workloads.min_cpus": "2": not a CPU '
+                             "count (1-8192)",
+        "zero-min-cpus.json": '"sched-workloads.min_cpus": 0: not a CPU '
+                              "count",
     }
 
     def test_check_command(self):
