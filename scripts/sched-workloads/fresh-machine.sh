@@ -111,6 +111,9 @@ logs=${logs:-/var/tmp/sched-workloads-fresh/$stamp}
 mkdir -p "$logs" || skip "cannot create $logs"
 root=$(mktemp -d /var/tmp/sched-workloads-root.XXXXXX) ||
 	skip "cannot create a root under /var/tmp"
+# a root directory everyone may enter, as a machine's / is: the tests
+# run the binary as nobody too
+chmod 755 "$root"
 
 mounted=
 # Every process whose root is the new root: what the commands left.
@@ -163,8 +166,10 @@ fi
 echo "fresh-machine: root made in $(($(date +%s) - t0)) s"
 
 # apt as the host has it: its sources (security updates, the kernels the
-# tests download) and settings; DNS.
+# tests download) and settings; DNS, and the hosts file debootstrap does
+# not write (without "localhost" the tests cannot reach chromedriver).
 cp -p /etc/resolv.conf "$root/etc/resolv.conf"
+cp -p /etc/hosts "$root/etc/hosts"
 rm -f "$root/etc/apt/sources.list"
 mkdir -p "$root/etc/apt/sources.list.d" "$root/etc/apt/apt.conf.d"
 # shellcheck disable=SC2086
