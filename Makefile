@@ -126,7 +126,7 @@ style:
 		echo "style: no checkpatch.pl: run 'make harness' (or set KSRC= or CHECKPATCH=)" >&2; \
 		exit 1; }
 	@echo "  CHECKPATCH $(SW_DIR)"
-	@out=$$(find $(SW_DIR) -name '*.[ch]' | sort | \
+	@out=$$(find $(SW_DIR) $(SW_SCRIPTS) -name '*.[ch]' | sort | \
 		xargs perl $(CHECKPATCH) --no-tree -f --terse --show-types $(CHECKPATCH_FLAGS) 2>&1); rc=$$?; \
 	bad=$$(echo "$$out" | grep -E ': (ERROR|WARNING):'); \
 	if [ -n "$$bad" ] || [ $$rc -ne 0 ]; then \

@@ -45,6 +45,7 @@ import time
 import sw_paths
 import vm_guest
 import vm_initramfs
+import vm_qemu
 import vm_topology
 
 EXIT_FAIL, EXIT_USAGE, EXIT_SKIP, EXIT_RUN_ERROR = 1, 2, 4, 8
@@ -63,6 +64,12 @@ RESULTS_DISK_BYTES = 8 << 30    # sparse: only what the tar writes is used
 # RTC's date fixed.
 ICOUNT = ("-icount", "shift=0,sleep=off,align=off",
           "-rtc", "base=2020-01-01,clock=vm")
+# The judging guest's pace (vm_pace.c): a timer every 100 us on each CPU
+# bounds each vCPU's turn. Measured on Debian's 6.1 arm64 kernel with
+# QEMU 10.0: a wakeup among hogs 74 us at the median (hardware: 67-72
+# us), RT push/pull's waits 34 us at p90 (hardware 25-31), for 4% of
+# each CPU; 50 us gave the same waits for 11%, 20 us 24%.
+PACE_US = 100
 # Subcommands that run rt-app, given the guest's calibration unless -c
 CALIBRATED = ("run", "baseline", "qualify")
 
@@ -120,7 +127,8 @@ def kernel_of(arg, modules):
     return Kernel(arg, modules, None, "_".join(os.path.basename(arg).split()))
 
 
-def build_initramfs(kernel, run_args, us, vm_name, baselines):
+def build_initramfs(kernel, run_args, us, vm_name, baselines, pace=0,
+                    cpus=1):
     """The guest's root as bytes, and the modules it loads. @us: the
     Userspace it runs; @vm_name: what its fingerprint calls the VM;
     @baselines: the baseline directory it judges against."""
@@ -172,6 +180,10 @@ def build_initramfs(kernel, run_args, us, vm_name, baselines):
     cpio.add_file("etc/sw/args",
                   "".join(a + "\n" for a in guest_args).encode())
     cpio.add_file("etc/sw/vm", (vm_name + "\n").encode())
+    if pace:
+        cpio.add_host_file("opt/sw/vm_pace", us.pace)
+        cpio.add_file("etc/sw/pace", (" ".join(
+            str(x) for x in [pace] + list(range(cpus))) + "\n").encode())
     if run_args[0] in CALIBRATED and not ({"-c", "--calibration"} &
                                           set(run_args)):
         cpio.add_file("etc/sw/calibrate", b"")
@@ -214,31 +226,19 @@ def kvm_usable():
     return True
 
 
-def qemu_version(arch):
-    """QEMU's "major.minor", or None when it does not run."""
-    try:
-        r = subprocess.run([arch.qemu, "--version"], capture_output=True,
-                           text=True, timeout=30)
-    except (OSError, subprocess.TimeoutExpired):
-        return None
-    words = r.stdout.split()
-    if r.returncode or "version" not in words[:-1]:
-        return None
-    return ".".join(words[words.index("version") + 1].split(".")[:2])
-
-
-def vm_name(version, topology, accel, deterministic):
+def vm_name(version, topology, accel, deterministic, pace=0):
     """What the guest's fingerprint calls this VM (SCHED_WORKLOADS_VM):
     part of its machine class, so a baseline is valid for a QEMU, a
-    topology preset and an accelerator; "-icount" last when the guest
-    is deterministic (machine/fingerprint.h)."""
-    return "qemu%s-%s-%s" % (version, topology.name,
-                             "icount" if deterministic else accel)
+    topology preset, a pace and an accelerator; "-icount" last when the
+    guest is deterministic (machine/fingerprint.h)."""
+    return "qemu%s-%s%s-%s" % (version, topology.name,
+                               "-pace%d" % pace if pace else "",
+                               "icount" if deterministic else accel)
 
 
-def qemu_argv(arch, image, initrd, disk, console, accel, a):
-    """QEMU's command line; @a: the options (topology, memory,
-    deterministic)."""
+def qemu_argv(arch, qemu, image, initrd, disk, console, accel, a):
+    """QEMU's command line (@qemu: the binary); @a: the options
+    (topology, memory, deterministic)."""
     if accel == "kvm":
         cpu = "host"
     else:
@@ -247,7 +247,7 @@ def qemu_argv(arch, image, initrd, disk, console, accel, a):
               "loglevel=3 sched_verbose" % arch.console)
     if a.deterministic:
         append += " nokaslr norandmaps"
-    return ([arch.qemu, "-nodefaults", "-no-reboot",
+    return ([qemu, "-nodefaults", "-no-reboot",
              "-display", "none", "-monitor", "none",
              "-machine", arch.machine, "-accel", accel, "-cpu", cpu,
              "-m", str(a.memory)] + a.topology.qemu_args(a.memory) +
@@ -368,6 +368,15 @@ def parse_args(argv):
                     help="flat2 (the default), smt2x2 (2 cores x 2 "
                     "threads), numa2x4 (2 sockets x 4 cores, 2 nodes), "
                     "flatN")
+    ap.add_argument("--qemu", metavar="PATH",
+                    help="this QEMU binary instead of the host's (or, "
+                    "for --deterministic, of one whose vCPU round-robin "
+                    "is fair)")
+    ap.add_argument("--pace", type=int, metavar="US",
+                    help="a timer every US on each guest CPU, which "
+                    "bounds how long one vCPU runs before QEMU turns to "
+                    "the next (default: %d with --deterministic, else "
+                    "none; 0: none)" % PACE_US)
     ap.add_argument("--memory", type=int, default=2048, metavar="MB")
     ap.add_argument("--boot-timeout", type=float, default=120,
                     metavar="S", help="for the guest to reach its /init")
@@ -393,6 +402,10 @@ def parse_args(argv):
                  "flatN)" % name)
     if a.deterministic and a.accel == "kvm":
         ap.error("--deterministic is TCG's: not with --accel kvm")
+    if a.pace is None:
+        a.pace = PACE_US if a.deterministic else 0
+    if a.pace < 0:
+        ap.error("--pace %d: a period in us, or 0" % a.pace)
     if not a.run_args:
         a.run_args = ["run"]
     if a.run_args[0] in CALIBRATED and "-r" not in a.run_args:
@@ -414,7 +427,7 @@ class Boot:
         self.took = took
 
 
-def boot(a, arch, image, initrd, work, accel):
+def boot(a, g, initrd, work, accel):
     disk = os.path.join(work, "results.img")
     console = os.path.join(work, "console.log")
     for p in (disk, console):
@@ -422,7 +435,8 @@ def boot(a, arch, image, initrd, work, accel):
             os.unlink(p)
     with open(disk, "wb") as f:
         f.truncate(RESULTS_DISK_BYTES)
-    argv = qemu_argv(arch, image, initrd, disk, console, accel, a)
+    argv = qemu_argv(g.arch, g.qemu.path, g.kernel.image, initrd, disk,
+                     console, accel, a)
     start = time.monotonic()
     outcome, detail = watch(argv, console, a.boot_timeout, a.timeout)
     return Boot(outcome, detail, argv, disk, console,
@@ -440,16 +454,18 @@ class Guest:
     def __init__(self, a, arg):
         self.kernel = kernel_of(arg, a.modules)
         self.arch = guest_arch(self.kernel, a)
-        version = qemu_version(self.arch)
-        if not version:
-            raise VmError("%s not found (Debian package %s)" %
-                          (self.arch.qemu, self.arch.qemu_package), EXIT_SKIP)
+        self.qemu = (vm_qemu.given(a.qemu) if a.qemu else
+                     vm_qemu.qemu_for(self.arch.qemu, self.arch.qemu_package,
+                                      a.deterministic))
+        version = self.qemu.version
         us = vm_guest.userspace(self.arch)
         self.accels = accels_to_try(a, self.arch)
-        self.names = {x: vm_name(version, a.topology, x, a.deterministic)
+        self.names = {x: vm_name(version, a.topology, x, a.deterministic,
+                                 a.pace)
                       for x in self.accels}
         self.blobs = {x: build_initramfs(self.kernel, a.run_args, us,
-                                         self.names[x], a.baselines)
+                                         self.names[x], a.baselines,
+                                         a.pace, a.topology.cpus)
                       for x in self.accels}
 
 
@@ -464,7 +480,7 @@ def main(argv):
             skip(str(e))
         print("sched-workloads vm: %s" % e, file=sys.stderr)
         return e.code
-    except vm_guest.GuestError as e:
+    except (vm_guest.GuestError, vm_qemu.QemuError) as e:
         if e.skip:
             skip(str(e))
         print("sched-workloads vm: %s" % e, file=sys.stderr)
@@ -492,7 +508,7 @@ def run_guest(a, g, work, out):
         initrd = os.path.join(work, "initramfs-%s.cpio" % accel)
         with open(initrd, "wb") as f:
             f.write(g.blobs[accel][0])
-        b = boot(a, g.arch, g.kernel.image, initrd, work, accel)
+        b = boot(a, g, initrd, work, accel)
         if b.outcome == "no-boot" and accel == "kvm" and len(g.accels) > 1:
             print("# KVM unusable here: the guest did not reach its "
                   "/init in %.0f s; TCG instead" % a.boot_timeout, file=out)

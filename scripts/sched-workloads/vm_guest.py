@@ -84,9 +84,10 @@ class Userspace:
     (the host's "/", or a sysroot), and the files inside or outside it
     that the initramfs takes."""
 
-    def __init__(self, root, binary, rtapp, busybox):
+    def __init__(self, root, binary, rtapp, busybox, pace=None):
         self.root, self.binary = root, binary
         self.rtapp, self.busybox = rtapp, busybox
+        self.pace = pace
 
 
 def host_userspace():
@@ -95,7 +96,8 @@ def host_userspace():
         raise GuestError("rt-app not found (Debian package rt-app)", True)
     busybox = shutil.which("busybox") or "/bin/busybox"
     return Userspace("/", os.path.realpath(sw_paths.binary()),
-                     os.path.realpath(rtapp), busybox)
+                     os.path.realpath(rtapp), busybox,
+                     pace_binary(ARCHES[host_arch()]))
 
 
 def run_quiet(argv, **kw):
@@ -161,4 +163,24 @@ def userspace(arch):
     root = sysroot(arch)
     return Userspace(root, cross_binary(arch, root),
                      os.path.join(root, "usr/bin/rt-app"),
-                     os.path.join(root, "bin/busybox"))
+                     os.path.join(root, "bin/busybox"),
+                     pace_binary(arch))
+
+
+def pace_binary(arch):
+    """vm_pace.c built static for @arch (its C library's cross
+    headers: libc6-dev-<arch>-cross)."""
+    cc = "gcc" if arch.name == host_arch() else arch.triplet + "-gcc"
+    src = os.path.join(os.path.dirname(os.path.abspath(__file__)),
+                       "vm_pace.c")
+    out = os.path.join(CACHE, arch.debian, "build", "vm_pace")
+    if (os.path.exists(out) and
+            os.path.getmtime(out) >= os.path.getmtime(src)):
+        return out
+    os.makedirs(os.path.dirname(out), exist_ok=True)
+    r = run_quiet([cc, "-static", "-O2", "-Wall", "-Wextra", "-o", out,
+                   src])
+    if r.returncode:
+        raise GuestError("cannot build vm_pace for %s: %s" %
+                         (arch.name, r.stderr.strip()[-2000:]))
+    return out

@@ -37,6 +37,18 @@ for d in /sys/kernel/debug/sched/domains/cpu*/domain*; do
 	echo "${cpu##*/} ${d##*/} $(cat "$d/name") $(cat "$d/flags" 2>/dev/null)"
 done > /results/vm/domains.txt
 
+# The pace: a timer on every CPU that bounds each vCPU's turn
+# (vm_pace.c), from before the calibration, which must count its cost.
+if [ -e /etc/sw/pace ]; then
+	# shellcheck disable=SC2046 # the period, then the CPUs
+	/opt/sw/vm_pace $(cat /etc/sw/pace) > /results/vm/pace.txt 2>&1 &
+	sleep 1
+	if ! grep -q '^pace: ' /results/vm/pace.txt; then
+		echo "sw-vm: no pace: $(cat /results/vm/pace.txt)"
+		status=1
+	fi
+fi
+
 # rt-app's own calibration, in the guest: the host's ns per loop means
 # nothing under emulation. Under icount it is the same every boot.
 calibration=

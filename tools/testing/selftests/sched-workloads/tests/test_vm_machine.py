@@ -7,12 +7,14 @@ guest's /init writes them (cpu, level, name, flags)."""
 import argparse
 import gzip
 import os
+import shutil
 import tempfile
 import unittest
 
 import swtest  # noqa: F401 (puts scripts/sched-workloads on sys.path)
 import vm
 import vm_guest
+import vm_qemu
 import vm_topology
 
 # Read from Debian 6.1 arm64 guests of QEMU 7.2 (virt, cortex-a57)
@@ -133,7 +135,7 @@ def options(**kw):
 
 class TestQemuArgv(unittest.TestCase):
     def argv(self, arch, accel, **kw):
-        return vm.qemu_argv(vm_guest.ARCHES[arch], "K", "I", "D", "C",
+        return vm.qemu_argv(vm_guest.ARCHES[arch], "Q", "K", "I", "D", "C",
                             accel, options(**kw))
 
     def test_deterministic_pins_what_varies(self):
@@ -163,6 +165,50 @@ class TestQemuArgv(unittest.TestCase):
                          "qemu7.2-flat2-icount")
         self.assertEqual(vm.vm_name("7.2", flat2, "kvm", False),
                          "qemu7.2-flat2-kvm")
+        self.assertEqual(vm.vm_name("10.0", flat2, "tcg", True, 100),
+                         "qemu10.0-flat2-pace100-icount")
+
+    def test_pace(self):
+        a = vm.parse_args(["--kernel", "K", "--deterministic"])
+        self.assertEqual(a.pace, vm.PACE_US)
+        a = vm.parse_args(["--kernel", "K"])
+        self.assertEqual(a.pace, 0)
+        a = vm.parse_args(["--kernel", "K", "--deterministic", "--pace",
+                           "0"])
+        self.assertEqual(a.pace, 0)
+
+
+class TestQemuVersion(unittest.TestCase):
+    """What a QEMU binary says of its version, read as vm_qemu does, and
+    which versions give every vCPU a turn under icount (8.1 and later)."""
+
+    def qemu(self, text, code=0):
+        d = tempfile.mkdtemp(prefix="sw-qemu-")
+        self.addCleanup(shutil.rmtree, d)
+        path = os.path.join(d, "qemu-system-aarch64")
+        with open(path, "w") as f:
+            f.write("#!/bin/sh\ncat <<'EOF'\n%sEOF\nexit %d\n" % (text, code))
+        os.chmod(path, 0o755)
+        return vm_qemu.probe(path)
+
+    def test_debian_versions(self):
+        q = self.qemu("QEMU emulator version 10.0.2 (Debian 1:10.0.2+ds-2+"
+                      "deb13u1~bpo12+1)\nCopyright (c) 2003-2025\n")
+        self.assertEqual((q.version, q.full),
+                         ("10.0", "Debian 1:10.0.2+ds-2+deb13u1~bpo12+1"))
+        self.assertTrue(vm_qemu.fair(q))
+        q = self.qemu("QEMU emulator version 7.2.22 (Debian 1:7.2+dfsg-7+"
+                      "deb12u18+b3)\n")
+        self.assertEqual(q.version, "7.2")
+        self.assertFalse(vm_qemu.fair(q))
+        q = self.qemu("QEMU emulator version 8.1.0\n")
+        self.assertEqual((q.version, q.full), ("8.1", "8.1.0"))
+        self.assertTrue(vm_qemu.fair(q))
+
+    def test_not_a_qemu(self):
+        self.assertIsNone(self.qemu("something else\n"))
+        self.assertIsNone(self.qemu("QEMU emulator version 10.0.2\n", 1))
+        self.assertIsNone(vm_qemu.probe("/nonexistent/qemu"))
 
 
 class TestOptions(unittest.TestCase):
