@@ -14,7 +14,8 @@
 #include "rtapp/workload.h"
 
 static const char *const absolute_keys[] = {
-	"metric", "task", "pooled", "cpu", "min", "max", "why", NULL,
+	"metric", "task", "pooled", "cpu", "min", "max", "semantics", "why",
+	NULL,
 };
 
 static const char *const baseline_keys[] = {
@@ -221,6 +222,25 @@ static int parse_rule(struct json_object *c, struct check *ck,
 	return 0;
 }
 
+/* "semantics": the fair class whose behaviour the bound encodes. */
+static int parse_semantics(struct json_object *c, struct check *ck,
+			   const struct place *pl, struct sw_err *err)
+{
+	struct json_object *o;
+	const char *v;
+
+	if (!json_object_object_get_ex(c, "semantics", &o))
+		return 0;
+	v = json_object_get_string(o);
+	if (!json_object_is_type(o, json_type_string) ||
+	    (strcmp(v, "eevdf") && strcmp(v, "cfs")))
+		return sw_err_set(err, SW_EXIT_BAD_WORKLOAD,
+				  "%s: %s.semantics: %s: \"eevdf\" or \"cfs\" (the fair class the bound holds for)",
+				  pl->file, pl->at, json_object_to_json_string(o));
+	snprintf(ck->semantics, sizeof(ck->semantics), "%s", v);
+	return 0;
+}
+
 static int parse_check(struct json_object *c, struct check *ck,
 		       const struct place *pl, struct sw_err *err)
 {
@@ -236,7 +256,7 @@ static int parse_check(struct json_object *c, struct check *ck,
 					  "%s: %s.%s: unknown key (known: %s)",
 					  pl->file, pl->at, key,
 					  ck->kind == CHECK_ABSOLUTE ?
-					  "metric, task, pooled, cpu, min, max, why" :
+					  "metric, task, pooled, cpu, min, max, semantics, why" :
 					  "metric, task, pooled, cpu, better, rel, abs, why");
 	}
 	if (!json_object_object_get_ex(c, "metric", &metric) ||
@@ -258,6 +278,8 @@ static int parse_check(struct json_object *c, struct check *ck,
 		return -1;
 	if (ck->kind == CHECK_ABSOLUTE ? parse_bounds(c, ck, pl, err) :
 	    parse_rule(c, ck, pl, err))
+		return -1;
+	if (parse_semantics(c, ck, pl, err))
 		return -1;
 	if (json_object_object_get_ex(c, "why", &why))
 		snprintf(ck->why, sizeof(ck->why), "%s",

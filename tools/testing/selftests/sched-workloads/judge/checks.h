@@ -49,6 +49,12 @@ struct check {
 	double min, max;
 	char min_expr[128];	/* when a bound is an expression (judge/bound_expr.h) */
 	char max_expr[128];
+	/*
+	 * absolute: the fair class ("eevdf", "cfs") whose semantics the
+	 * bound encodes, "" for any; judged only on a kernel that has it
+	 * (the run's settings, "sched.fair"), else a SKIP naming both.
+	 */
+	char semantics[8];
 	struct compare_rule rule;	/* baseline */
 	char why[256];
 	int implicit;	/* added, not written: no result without a value */

@@ -215,6 +215,33 @@ static int judge_unusable(const struct check *ck, const struct metric_samples *m
 }
 
 /*
+ * A bound that encodes one fair class's semantics, on a kernel whose fair
+ * class is the other (the run's "sched.fair"): not judged. Recorded
+ * before the setting was: judged.
+ */
+static int other_semantics(const struct check *ck,
+			   const struct metric_samples *ms,
+			   const struct verdict_input *in,
+			   struct verdict_result *r)
+{
+	struct json_object *v;
+	const char *fair;
+
+	if (!ck->semantics[0] || !in->settings ||
+	    !json_object_object_get_ex(in->settings, "sched.fair", &v))
+		return 0;
+	fair = json_object_get_string(v);
+	if (!strcmp(fair, ck->semantics))
+		return 0;
+	r->status = V_SKIP;
+	snprintf(r->diag, sizeof(r->diag),
+		 "%s: %s: the bound holds for %s, and this kernel's fair class is %s (sched.fair): not judged%s%s",
+		 ms->entity, ck->def->name, ck->semantics, fair,
+		 ck->why[0] ? "; its reason: " : "", ck->why);
+	return 1;
+}
+
+/*
  * The bounds of a check: expressions read the settings the run recorded
  * (@in->settings), else the machine as it is (judge/bound_expr.h).
  */
@@ -434,7 +461,8 @@ static void judge_absolute(const struct check *ck,
 	size_t n = samples_measured(ms, vals), i, lead;
 	char expect[320], reps[256];
 
-	if (judge_unusable(ck, ms, v, in, r) || eval_bounds(ck, in, &min, &max, r))
+	if (judge_unusable(ck, ms, v, in, r) || other_semantics(ck, ms, in, r) ||
+	    eval_bounds(ck, in, &min, &max, r))
 		return;
 	if (ck->has_min && ck->has_max)
 		snprintf(expect, sizeof(expect), "in [%g, %g]", min, max);

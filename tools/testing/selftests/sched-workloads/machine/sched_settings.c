@@ -46,6 +46,22 @@ static char *read_value(const char *path)
 	return s;
 }
 
+/* Is @w (@wlen bytes) one of the blank-separated words of @s? */
+static int has_word(const char *s, const char *w, size_t wlen)
+{
+	size_t len;
+
+	for (;;) {
+		s += strspn(s, BLANKS);
+		len = strcspn(s, BLANKS);
+		if (!len)
+			return 0;
+		if (len == wlen && !strncmp(s, w, len))
+			return 1;
+		s += len;
+	}
+}
+
 static void add(struct json_object *o, const char *key, const char *value)
 {
 	json_object_object_add(o, key, json_object_new_string(value));
@@ -232,6 +248,40 @@ int settings_rt_bandwidth(long *runtime_us, long *period_us)
 	free(rt);
 	free(per);
 	return ret;
+}
+
+/*
+ * "sched.fair": the policy of the fair class, "eevdf" (6.6 and later) or
+ * "cfs": checks that encode one of them say so (judge/checks.h). The
+ * features tell when debugfs is readable (PLACE_LAG came with EEVDF,
+ * GENTLE_FAIR_SLEEPERS went with CFS), else the kernel's version.
+ */
+static void read_fair_class(struct json_object *o, const char *root)
+{
+	struct json_object *f;
+	char path[PATH_MAX], *rel;
+	int major = 0, minor = 0;
+	const char *s;
+
+	if (json_object_object_get_ex(o, "sched.features", &f)) {
+		s = json_object_get_string(f);
+		if (has_word(s, "PLACE_LAG", 9) || has_word(s, "NO_PLACE_LAG", 12)) {
+			add(o, "sched.fair", "eevdf");
+			return;
+		}
+		if (has_word(s, "GENTLE_FAIR_SLEEPERS", 20) ||
+		    has_word(s, "NO_GENTLE_FAIR_SLEEPERS", 23)) {
+			add(o, "sched.fair", "cfs");
+			return;
+		}
+	}
+	if (rooted(path, sizeof(path), root, "/proc/sys/kernel/osrelease"))
+		return;
+	rel = read_value(path);
+	if (rel && sscanf(rel, "%d.%d", &major, &minor) == 2)
+		add(o, "sched.fair", major > 6 || (major == 6 && minor >= 6) ?
+		    "eevdf" : "cfs");
+	free(rel);
 }
 
 static void read_cpus(struct json_object *o, const char *root)
@@ -662,6 +712,7 @@ struct json_object *settings_read(const char *root)
 		return NULL;
 	read_sysctls(o, root);
 	read_sched_debug(o, root);
+	read_fair_class(o, root);
 	read_cgroups(o, root);
 	read_process(o);
 	read_cpus(o, root);
@@ -685,22 +736,6 @@ static const char *value_of(struct json_object *o, const char *key)
 	if (!o || !json_object_object_get_ex(o, key, &v) || !v)
 		return NULL;
 	return json_object_get_string(v);
-}
-
-/* Is @w (@wlen bytes) one of the blank-separated words of @s? */
-static int has_word(const char *s, const char *w, size_t wlen)
-{
-	size_t len;
-
-	for (;;) {
-		s += strspn(s, BLANKS);
-		len = strcspn(s, BLANKS);
-		if (!len)
-			return 0;
-		if (len == wlen && !strncmp(s, w, len))
-			return 1;
-		s += len;
-	}
 }
 
 /* Counts, and prints to @m unless NULL, the words of @a that @b lacks. */

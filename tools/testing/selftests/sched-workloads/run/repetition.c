@@ -8,6 +8,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "trace/capture.h"
 #include "lib/event_hist.h"
@@ -90,6 +91,14 @@ static int record(const struct workload *w, const struct repetition_opts *o,
 	online = settings_online_cpus();
 	if (kthreads_scan(&kl, err) || capture_start(&cap, o->buffer_kb, err))
 		goto fail;
+	if (o->phase_ns) {
+		struct timespec ts = {
+			.tv_sec = o->phase_ns / 1000000000,
+			.tv_nsec = o->phase_ns % 1000000000,
+		};
+
+		nanosleep(&ts, NULL);
+	}
 	t = cost_mark(o, t, o->cost ? &o->cost->setup : NULL);
 	if (rtapp_run(rtapp_binary(), run_json, out, duration * 1.5 + 10, &ex, err))
 		goto fail;

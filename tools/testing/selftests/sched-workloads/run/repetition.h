@@ -7,6 +7,7 @@
 #define SW_REPETITION_H
 
 #include <stddef.h>
+#include <stdint.h>
 #include "judge/metric_registry.h"
 #include "lib/util.h"
 #include "rtapp/workload.h"
@@ -32,6 +33,12 @@ struct repetition_cost {
 
 struct repetition_opts {
 	long calibration;	/* ns per loop for rt-app's run events */
+	/*
+	 * Waited before rt-app starts: repetitions that all start at one
+	 * phase of the tick can stay in one of a workload's modes (the
+	 * deterministic guest's do), so each starts at another (run/session.c).
+	 */
+	uint64_t phase_ns;
 	size_t buffer_kb;	/* trace buffer per CPU */
 	struct repetition_cost *cost;	/* added to when not NULL */
 };

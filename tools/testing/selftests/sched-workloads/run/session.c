@@ -117,6 +117,18 @@ static void heaviest(struct json_object *tasks, char *buf, size_t len)
 		 100 * json_object_get_double(share));
 }
 
+/*
+ * Where repetition @id starts in the tick (of @hz, 250 when unknown):
+ * the fractional part of @id times the golden ratio's, which spreads any
+ * number of repetitions evenly over it.
+ */
+static uint64_t tick_phase_ns(int hz, int id)
+{
+	uint64_t tick = 1000000000ull / (hz > 0 ? hz : 250);
+
+	return (uint64_t)id * 618034 % 1000000 * tick / 1000000;
+}
+
 /* The live source of repetitions: rt-app, now (run/rounds.h). */
 static int live_rep(void *ctx, size_t round, struct metric_set *set, int *id,
 		    char *why, size_t len, struct sw_err *err)
@@ -138,6 +150,7 @@ static int live_rep(void *ctx, size_t round, struct metric_set *set, int *id,
 			return 1;
 		}
 		*id = wl->next_rep++;
+		ro.phase_ns = tick_phase_ns(wl->s->fp.hz, *id);
 		if (results_rep_dir(dir, sizeof(dir), wl->dir, *id))
 			return sw_err_set(err, SW_EXIT_RUN_ERROR,
 					  "%s: path too long", wl->dir);

@@ -836,5 +836,44 @@ class TestCpusTheRunLacked(unittest.TestCase):
         self.assertIn("cpu1: cpu.busy_share: not measured", r.stdout)
 
 
+class TestSemantics(unittest.TestCase):
+    """A bound that encodes one fair class's semantics ("semantics":
+    "eevdf") is judged on a run whose settings name that class, SKIPs
+    naming both on a run of the other, and is judged on a run recorded
+    before the setting was. Every repetition here is 600 us beyond the
+    bound of 500."""
+    WL = dict(WORKLOAD, **{"sched-workloads": {
+        "description": "semantics fixture",
+        "checks": [{"metric": "wu_lat.p50", "task": "audio", "max": 500,
+                    "semantics": "eevdf", "why": "EEVDF's bound"}]}})
+
+    def judge(self, settings):
+        tmp = tempfile.mkdtemp(prefix="sw-semantics-")
+        try:
+            rec = Recording(tmp, "sem", self.WL)
+            for start in (0, 70, 140):
+                rec.round([flat(600)] * 3, start_s=start)
+            rec.settings(settings)
+            base = rec.baseline(tmp, [flat(600)] * 5)
+            return rec.replay(base)
+        finally:
+            shutil.rmtree(tmp)
+
+    def test_other_class_skips(self):
+        r, res = self.judge({"sched.fair": "cfs"})
+        self.assertEqual(r.returncode, EXIT_SKIP, r.stdout)
+        ok, diag = list(res.values())[0]
+        self.assertTrue(ok)
+        self.assertIn("SKIP audio: wu_lat.p50: the bound holds for eevdf, "
+                      "and this kernel's fair class is cfs (sched.fair): "
+                      "not judged; its reason: EEVDF's bound", diag)
+
+    def test_same_class_judged(self):
+        for settings in ({"sched.fair": "eevdf"}, {}):
+            r, res = self.judge(settings)
+            self.assertEqual(r.returncode, EXIT_FAIL, r.stdout)
+            self.assertIn("FAIL audio: wu_lat.p50 = 600 us", r.stdout)
+
+
 if __name__ == "__main__":
     unittest.main()

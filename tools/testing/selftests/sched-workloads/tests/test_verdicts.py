@@ -149,6 +149,8 @@ class TestMalformedWorkloads(unittest.TestCase):
                              "count (1-8192)",
         "zero-min-cpus.json": '"sched-workloads.min_cpus": 0: not a CPU '
                               "count",
+        "bad-semantics.json": 'checks[0].semantics: "bfs": "eevdf" or '
+                              '"cfs"',
     }
 
     def test_check_command(self):
