@@ -40,12 +40,14 @@ import signal
 import subprocess
 import sys
 import tempfile
+import threading
 import time
 
 import sw_paths
 import vm_guest
 import vm_initramfs
 import vm_qemu
+import vm_split
 import vm_topology
 
 EXIT_FAIL, EXIT_USAGE, EXIT_SKIP, EXIT_RUN_ERROR = 1, 2, 4, 8
@@ -128,10 +130,12 @@ def kernel_of(arg, modules):
 
 
 def build_initramfs(kernel, run_args, us, vm_name, baselines, pace=0,
-                    cpus=1):
+                    cpus=1, workloads=None):
     """The guest's root as bytes, and the modules it loads. @us: the
     Userspace it runs; @vm_name: what its fingerprint calls the VM;
-    @baselines: the baseline directory it judges against."""
+    @baselines: the baseline directory it judges against; @pace: the
+    period of vm_pace on its @cpus CPUs (0: none); @workloads: the names
+    of the battery's workloads it has (None: all of them)."""
     cpio = vm_initramfs.Cpio()
     for d in ("proc", "sys", "dev", "tmp", "results", "etc/sw"):
         cpio.add_dir(d)
@@ -157,8 +161,13 @@ def build_initramfs(kernel, run_args, us, vm_name, baselines, pace=0,
     if kernel.config:
         # the fingerprint's HZ and preemption model
         cpio.add_host_file("boot/config-" + kernel.name, kernel.config)
-    vm_initramfs.add_tree(cpio, "opt/sw/workloads",
-                          os.path.join(BATTERY, "workloads"))
+    if workloads is None:
+        vm_initramfs.add_tree(cpio, "opt/sw/workloads",
+                              os.path.join(BATTERY, "workloads"))
+    for name in workloads or ():
+        cpio.add_host_file("opt/sw/workloads/%s.json" % name,
+                           os.path.join(BATTERY, "workloads",
+                                        name + ".json"))
     vm_initramfs.add_tree(cpio, "opt/sw/baselines", baselines)
     mods = []
     if kernel.moddir:
@@ -410,6 +419,11 @@ def parse_args(argv):
         a.run_args = ["run"]
     if a.run_args[0] in CALIBRATED and "-r" not in a.run_args:
         a.run_args[1:1] = ["-r", "/results"]
+    # a guest whose clock counts instructions does not drift: a canary
+    # would measure the same every time
+    if (a.deterministic and a.run_args[0] in CALIBRATED and
+            "--no-canary" not in a.run_args):
+        a.run_args[1:1] = ["--no-canary"]
     # what the guest records comes back into --baselines
     if a.run_args[0] in ("baseline", "qualify") and "-B" not in a.run_args:
         a.run_args[1:1] = ["-B", "/results/baselines"]
@@ -463,10 +477,30 @@ class Guest:
         self.names = {x: vm_name(version, a.topology, x, a.deterministic,
                                  a.pace)
                       for x in self.accels}
-        self.blobs = {x: build_initramfs(self.kernel, a.run_args, us,
-                                         self.names[x], a.baselines,
-                                         a.pace, a.topology.cpus)
+        # one boot, or the judging guest's battery in two
+        self.shares = shares(a) if a.deterministic else [None]
+        self.blobs = {x: [build_initramfs(self.kernel, a.run_args, us,
+                                          self.names[x], a.baselines,
+                                          a.pace, a.topology.cpus, share)
+                          for share in self.shares]
                       for x in self.accels}
+
+
+def battery_names():
+    return sorted(n[:-len(".json")] for n in
+                  os.listdir(os.path.join(BATTERY, "workloads"))
+                  if n.endswith(".json"))
+
+
+def shares(a):
+    """The workloads of each boot (None: all of the battery): the
+    battery in two halves (vm_split.py) when the arguments run or record
+    all of it, else one boot."""
+    names = battery_names()
+    if (a.run_args[0] not in ("run", "baseline") or
+            any(x in names or x.endswith(".json") for x in a.run_args[1:])):
+        return [None]
+    return vm_split.halves(names)
 
 
 def main(argv):
@@ -504,10 +538,12 @@ def main(argv):
 def run_guest(a, g, work, out):
     """Boots Guest @g, its report on @out: (exit status, run directory
     or None)."""
+    if len(g.shares) > 1:
+        return run_split(a, g, work, out)
     for accel in g.accels:
         initrd = os.path.join(work, "initramfs-%s.cpio" % accel)
         with open(initrd, "wb") as f:
-            f.write(g.blobs[accel][0])
+            f.write(g.blobs[accel][0][0])
         b = boot(a, g, initrd, work, accel)
         if b.outcome == "no-boot" and accel == "kvm" and len(g.accels) > 1:
             print("# KVM unusable here: the guest did not reach its "
@@ -515,6 +551,48 @@ def run_guest(a, g, work, out):
             continue
         break
     return report(a, g, accel, b, out)
+
+
+def run_split(a, g, work, out):
+    """Guest @g's boots, one for each share of the battery, all at once
+    (TCG: one host thread each); their run directories and KTAP as one
+    (vm_split.py): (exit status, run directory or None)."""
+    accel = g.accels[0]
+    boots = [None] * len(g.shares)
+
+    def one(i):
+        w = os.path.join(work, "boot-%d" % (i + 1))
+        os.makedirs(w)
+        initrd = os.path.join(w, "initramfs.cpio")
+        with open(initrd, "wb") as f:
+            f.write(g.blobs[accel][i][0])
+        boots[i] = boot(a, g, initrd, w, accel)
+
+    threads = [threading.Thread(target=one, args=(i,))
+               for i in range(len(boots))]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    bufs = [io.StringIO() for _ in boots]
+    texts = [[] for _ in boots]
+    done = [report(a, g, accel, b, buf, i, texts[i])
+            for i, (b, buf) in enumerate(zip(boots, bufs))]
+    if any(run is None or not texts[i] for i, (_, run) in enumerate(done)):
+        for buf in bufs:
+            out.write(buf.getvalue())
+        return vm_split.merge_status([s for s, _ in done]), None
+    first = done[0][1]
+    vm_split.merge_runs(first, [run for _, run in done[1:]])
+    for buf in bufs:
+        out.write("".join(line for line in buf.getvalue().splitlines(True)
+                          if not line.startswith("# vm: results ")))
+    merged = vm_split.merge_ktap([t[0] for t in texts], battery_names())
+    for _, run in done[1:]:
+        merged = merged.replace(run, first)
+    out.write(merged)
+    print("# vm: results %s (%d boots)" % (first, len(boots)), file=out)
+    return vm_split.merge_status([s for s, _ in done]), first
 
 
 def topology_broken(topology, vmdir):
@@ -550,9 +628,10 @@ def a_b(a, guests, work):
     return subprocess.run([sw_paths.binary(), "compare"] + runs).returncode
 
 
-def report(a, g, accel, b, out):
-    """What became of Boot @b of Guest @g with @accel, on @out: (exit
-    status, run directory or None)."""
+def report(a, g, accel, b, out, share=0, ktap_into=None):
+    """What became of Boot @b of Guest @g with @accel (of its @share of
+    the battery), on @out, the guest's KTAP appended to list @ktap_into
+    instead when given: (exit status, run directory or None)."""
     name, outcome, detail = g.kernel.name, b.outcome, b.detail
     text = read_console(b.console)
     print("# vm: kernel %s, %s, %d CPUs (%s), %d MB, %.0f s" %
@@ -587,7 +666,7 @@ def report(a, g, accel, b, out):
         f.write(text)
     with open(os.path.join(vmdir, "qemu.txt"), "w") as f:
         f.write(" ".join(b.argv) + "\n")
-        f.write("modules: %s\n" % " ".join(g.blobs[accel][1]))
+        f.write("modules: %s\n" % " ".join(g.blobs[accel][share][1]))
     broken = topology_broken(a.topology, vmdir)
     if broken:
         print("TAP version 13\n1..1", file=out)
@@ -602,7 +681,10 @@ def report(a, g, accel, b, out):
         # the guest's paths, as this machine sees them
         for guest, host in runs.items():
             text = text.replace(guest, host)
-        out.write(text)
+        if ktap_into is None:
+            out.write(text)
+        else:
+            ktap_into.append(text)
     print("# vm: results %s" % run, file=out)
     return detail, run
 

@@ -28,6 +28,9 @@ static int run_battery(int argc, char **argv, int record)
 		OPT_SECONDS("time-limit", 'T', &o.time_limit_s, 0, 1e6, "S",
 			    "no round nor repetition starts after S s of the\n"
 			    "battery; what is left SKIPs (0: no limit)"),
+		OPT_FLAG("no-canary", 0, &o.no_canary,
+			 "no canary before each round: for a machine that\n"
+			 "cannot drift (the deterministic guest)"),
 	};
 	const struct cmd_usage u = {
 		.cmd = argv[0],

@@ -220,7 +220,7 @@ const struct rounds_source *session_source(struct wl *wl,
 {
 	src->ctx = wl;
 	src->rep = live_rep;
-	src->canary = live_canary;
+	src->canary = wl->s->o.no_canary ? NULL : live_canary;
 	src->now = now_s;
 	return src;
 }

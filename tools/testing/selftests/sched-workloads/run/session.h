@@ -58,6 +58,12 @@ struct battery_opts {
 	int repetitions;		/* of each workload, in each round */
 	double confirm_gap_s;		/* least time between two rounds */
 	double time_limit_s;		/* 0: none (run/battery.c) */
+	/*
+	 * No canary before the rounds: a machine that cannot drift (the
+	 * deterministic guest, whose clock counts its instructions) has
+	 * nothing for it to explain.
+	 */
+	int no_canary;
 };
 
 /* The defaults above, for a run or for recording @baseline. */

@@ -1,0 +1,139 @@
+# SPDX-License-Identifier: GPL-2.0
+"""The judging guest's battery in two boots (vm_split.py), without
+booting: the halves, the two KTAP texts made one in the battery's order,
+the exit status of both, and the second run directory moved into the
+first. The texts are shaped as a guest's ktap.txt is (a header, each
+workload's diagnostics and nested results before its result line, the
+trailer), with values chosen here."""
+import json
+import os
+import shutil
+import tempfile
+import unittest
+
+import swtest  # noqa: F401 (puts scripts/sched-workloads on sys.path)
+import vm_split
+from swtest import ktap_results
+
+BOOT1 = """\
+TAP version 13
+1..2
+# results: /results/R
+# machine class aarch64-2cpu-x-vm; kernel k
+# a: first
+  KTAP version 1
+  1..1
+  ok 1 a.t.m
+ok 1 a
+# c: third
+  KTAP version 1
+  1..1
+  # FAIL t: m = 2, expected <= 1
+  not ok 1 c.t.m
+not ok 2 c
+# 2 workloads, 3 repetitions each: 20 s in all
+# Totals: pass:1 fail:1 xfail:0 xpass:0 skip:0 error:0
+"""
+
+BOOT2 = """\
+TAP version 13
+1..2
+# results: /results/R2
+# machine class aarch64-2cpu-x-vm; kernel k
+# b: second
+ok 1 b # SKIP needs 2 CPUs
+# d: fourth
+not ok 2 d # error rt-app exited with 1
+# 2 workloads, 3 repetitions each: 9 s in all
+# Totals: pass:0 fail:0 xfail:0 xpass:0 skip:1 error:1
+"""
+
+
+class TestHalves(unittest.TestCase):
+    def test_every_other(self):
+        self.assertEqual(vm_split.halves(list("abcde")),
+                         [["a", "c", "e"], ["b", "d"]])
+        self.assertEqual(vm_split.halves(["a"]), [["a"], []])
+
+
+class TestMergeKtap(unittest.TestCase):
+    def setUp(self):
+        self.text = vm_split.merge_ktap([BOOT1, BOOT2], list("abcd"))
+        self.lines = self.text.splitlines()
+
+    def test_battery_order_numbered_again(self):
+        top = [(ok, name, d) for indent, ok, name, d
+               in ktap_results(self.text) if indent == 0]
+        self.assertEqual(top, [(True, "a", ""), (True, "b", "SKIP needs 2 "
+                                                 "CPUs"),
+                               (False, "c", ""),
+                               (False, "d", "error rt-app exited with 1")])
+        self.assertIn("ok 2 b # SKIP needs 2 CPUs", self.lines)
+        self.assertIn("not ok 4 d # error rt-app exited with 1", self.lines)
+
+    def test_header_plan_and_totals(self):
+        self.assertEqual(self.lines[:4], [
+            "TAP version 13", "1..4", "# results: /results/R",
+            "# machine class aarch64-2cpu-x-vm; kernel k"])
+        self.assertEqual(self.lines[-1], "# Totals: pass:1 fail:1 xfail:0 "
+                         "xpass:0 skip:1 error:1")
+        self.assertEqual(sum(line.startswith("# Totals") for line in
+                             self.lines), 1)
+
+    def test_blocks_whole(self):
+        c = self.lines.index("not ok 3 c")
+        self.assertEqual(self.lines[c - 5:c], [
+            "# c: third", "  KTAP version 1", "  1..1",
+            "  # FAIL t: m = 2, expected <= 1", "  not ok 1 c.t.m"])
+        self.assertIn("# boot 2 of 2: 2 workloads, 3 repetitions each: 9 s "
+                      "in all", self.lines)
+
+
+class TestMergeStatus(unittest.TestCase):
+    def test_worst(self):
+        self.assertEqual(vm_split.merge_status([0, 0]), 0)
+        self.assertEqual(vm_split.merge_status([0, 4]), 0)
+        self.assertEqual(vm_split.merge_status([4, 4]), 4)
+        self.assertEqual(vm_split.merge_status([0, 1]), 1)
+        self.assertEqual(vm_split.merge_status([8, 1]), 8)
+
+
+class TestMergeRuns(unittest.TestCase):
+    def run_dir(self, root, name, workloads, boot):
+        d = os.path.join(root, name)
+        os.makedirs(os.path.join(d, "vm"))
+        for w in workloads:
+            os.makedirs(os.path.join(d, w))
+            with open(os.path.join(d, w, "verdicts.json"), "w") as f:
+                f.write("[]\n")
+        with open(os.path.join(d, "index.json"), "w") as f:
+            json.dump({"format": 1, "workloads": {
+                w: {"state": "pass"} for w in workloads}}, f)
+        with open(os.path.join(d, "time.json"), "w") as f:
+            f.write('{"boot": %d}\n' % boot)
+        with open(os.path.join(d, "vm", "console.log"), "w") as f:
+            f.write("boot %d\n" % boot)
+        return d
+
+    def test_second_into_first(self):
+        root = tempfile.mkdtemp(prefix="sw-split-")
+        self.addCleanup(shutil.rmtree, root)
+        first = self.run_dir(root, "R-vm", ["a", "c"], 1)
+        second = self.run_dir(root, "R-vm2", ["b"], 2)
+        self.assertEqual(vm_split.merge_runs(first, [second]), ["b"])
+        self.assertFalse(os.path.exists(second))
+        with open(os.path.join(first, "index.json")) as f:
+            self.assertEqual(list(json.load(f)["workloads"]),
+                             ["a", "b", "c"])
+        self.assertTrue(os.path.isfile(os.path.join(first, "b",
+                                                    "verdicts.json")))
+        with open(os.path.join(first, "vm", "boot-2", "console.log")) as f:
+            self.assertEqual(f.read(), "boot 2\n")
+        with open(os.path.join(first, "vm", "boot-2", "time.json")) as f:
+            self.assertEqual(json.load(f), {"boot": 2})
+        with open(os.path.join(first, "time.json")) as f:
+            self.assertEqual(json.load(f), {"boot": 1})
+
+
+if __name__ == "__main__":
+    unittest.main()
