@@ -33,7 +33,9 @@ images removed whatever happens, Ctrl-C included.
 """
 import argparse
 import glob
+import hashlib
 import io
+import json
 import os
 import shutil
 import signal
@@ -47,6 +49,7 @@ import sw_paths
 import vm_guest
 import vm_initramfs
 import vm_qemu
+import vm_reproduce
 import vm_split
 import vm_topology
 
@@ -72,6 +75,8 @@ ICOUNT = ("-icount", "shift=0,sleep=off,align=off",
 # us), RT push/pull's waits 34 us at p90 (hardware 25-31), for 4% of
 # each CPU; 50 us gave the same waits for 11%, 20 us 24%.
 PACE_US = 100
+# Subcommands that record the baselines they judge with, if any
+RECORDING = ("baseline", "qualify")
 # Subcommands that run rt-app, given the guest's calibration unless -c
 CALIBRATED = ("run", "baseline", "qualify")
 
@@ -130,12 +135,13 @@ def kernel_of(arg, modules):
 
 
 def build_initramfs(kernel, run_args, us, vm_name, baselines, pace=0,
-                    cpus=1, workloads=None):
+                    cpus=1, workloads=None, made_by=None):
     """The guest's root as bytes, and the modules it loads. @us: the
     Userspace it runs; @vm_name: what its fingerprint calls the VM;
     @baselines: the baseline directory it judges against; @pace: the
     period of vm_pace on its @cpus CPUs (0: none); @workloads: the names
-    of the battery's workloads it has (None: all of them)."""
+    of the battery's workloads it has (None: all of them); @made_by: what
+    made the guest, which its fingerprint records (provenance())."""
     cpio = vm_initramfs.Cpio()
     for d in ("proc", "sys", "dev", "tmp", "results", "etc/sw"):
         cpio.add_dir(d)
@@ -168,7 +174,11 @@ def build_initramfs(kernel, run_args, us, vm_name, baselines, pace=0,
         cpio.add_host_file("opt/sw/workloads/%s.json" % name,
                            os.path.join(BATTERY, "workloads",
                                         name + ".json"))
-    vm_initramfs.add_tree(cpio, "opt/sw/baselines", baselines)
+    # what it judges against; a guest that records baselines needs none,
+    # and the fewer bytes a deterministic guest unpacks at boot, the less
+    # of what it measures depends on what the tree holds
+    if run_args[0] not in RECORDING:
+        vm_initramfs.add_tree(cpio, "opt/sw/baselines", baselines)
     mods = []
     if kernel.moddir:
         mods = vm_initramfs.module_order(kernel.moddir, RESULTS_MODULES)
@@ -189,6 +199,9 @@ def build_initramfs(kernel, run_args, us, vm_name, baselines, pace=0,
     cpio.add_file("etc/sw/args",
                   "".join(a + "\n" for a in guest_args).encode())
     cpio.add_file("etc/sw/vm", (vm_name + "\n").encode())
+    if made_by:
+        cpio.add_file("etc/sw/made-by.json", (json.dumps(
+            made_by, indent=1, sort_keys=True) + "\n").encode())
     if pace:
         cpio.add_host_file("opt/sw/vm_pace", us.pace)
         cpio.add_file("etc/sw/pace", (" ".join(
@@ -357,8 +370,7 @@ def parse_args(argv):
     ap = argparse.ArgumentParser(
         prog="sched-workloads vm",
         description="The battery on a kernel image, in a QEMU guest.")
-    ap.add_argument("--kernel", required=True, metavar="IMAGE",
-                    action="append",
+    ap.add_argument("--kernel", metavar="IMAGE", action="append",
                     help="a bzImage or arm64 Image, a linux-image .deb, "
                     "or a directory one was extracted into; twice: A/B, "
                     "both run in turn, B compared with A")
@@ -386,6 +398,9 @@ def parse_args(argv):
                     "bounds how long one vCPU runs before QEMU turns to "
                     "the next (default: %d with --deterministic, else "
                     "none; 0: none)" % PACE_US)
+    ap.add_argument("--boot", type=int, choices=(1, 2), metavar="K",
+                    help="of the judging guest's battery, which runs as "
+                    "two boots, only the K-th")
     ap.add_argument("--memory", type=int, default=2048, metavar="MB")
     ap.add_argument("--boot-timeout", type=float, default=120,
                     metavar="S", help="for the guest to reach its /init")
@@ -396,10 +411,21 @@ def parse_args(argv):
                     default=os.path.join(BATTERY, "baselines"),
                     help="the guest's baselines, and where those it "
                     "records go (default: the battery's)")
+    ap.add_argument("--reproduce", nargs="+", metavar="BASELINE",
+                    help="make these baselines of a deterministic guest "
+                    "again from what they say made them, and compare "
+                    "them byte for byte (--kernel: the kernel, when its "
+                    "package cannot be downloaded again)")
     ap.add_argument("run_args", nargs="*", metavar="RUN-ARGUMENTS",
                     help="after --: the arguments of sched-workloads "
                     "(default: run)")
     a = ap.parse_args(argv)
+    if not a.kernel and not a.reproduce:
+        ap.error("--kernel IMAGE is needed")
+    if a.reproduce:
+        if a.kernel and len(a.kernel) > 1:
+            ap.error("--reproduce: one --kernel at most")
+        return a
     if len(a.kernel) > 2:
         ap.error("--kernel: one image, or two for an A/B")
     if a.cpus is not None and a.topology:
@@ -425,7 +451,7 @@ def parse_args(argv):
             "--no-canary" not in a.run_args):
         a.run_args[1:1] = ["--no-canary"]
     # what the guest records comes back into --baselines
-    if a.run_args[0] in ("baseline", "qualify") and "-B" not in a.run_args:
+    if a.run_args[0] in RECORDING and "-B" not in a.run_args:
         a.run_args[1:1] = ["-B", "/results/baselines"]
     return a
 
@@ -466,6 +492,7 @@ class Guest:
     the VM name and initramfs (bytes, modules) of each."""
 
     def __init__(self, a, arg):
+        self.source = arg
         self.kernel = kernel_of(arg, a.modules)
         self.arch = guest_arch(self.kernel, a)
         self.qemu = (vm_qemu.given(a.qemu) if a.qemu else
@@ -479,11 +506,61 @@ class Guest:
                       for x in self.accels}
         # one boot, or the judging guest's battery in two
         self.shares = shares(a) if a.deterministic else [None]
-        self.blobs = {x: [build_initramfs(self.kernel, a.run_args, us,
-                                          self.names[x], a.baselines,
-                                          a.pace, a.topology.cpus, share)
-                          for share in self.shares]
-                      for x in self.accels}
+        self.blobs = {x: [build_initramfs(
+            self.kernel, a.run_args, us, self.names[x], a.baselines,
+            a.pace, a.topology.cpus, share,
+            provenance(a, self, us, self.names[x], share)
+            if a.deterministic else None)
+            for share in self.shares] for x in self.accels}
+
+
+def sha256(path):
+    h = hashlib.sha256()
+    with open(path, "rb") as f:
+        for chunk in iter(lambda: f.read(1 << 20), b""):
+            h.update(chunk)
+    return h.hexdigest()
+
+
+def source_commit():
+    """The collection's commit, and whether its tree or the desk's tools
+    differ from it; (None, None) outside a git checkout."""
+    top = subprocess.run(["git", "-C", HERE, "rev-parse", "HEAD",
+                          "--show-toplevel"], capture_output=True, text=True)
+    if top.returncode:
+        return None, None
+    commit, root = top.stdout.split()
+    r = subprocess.run(["git", "-C", root, "status", "--porcelain", "--",
+                        sw_paths.COLLECTION, HERE], capture_output=True,
+                       text=True)
+    return commit, bool(r.stdout.strip())
+
+
+def provenance(a, g, us, name, share):
+    """What makes a deterministic guest's numbers, as its fingerprint's
+    "made_by" records it, so that anyone can make them again
+    (vm_reproduce.py): the collection's commit, the guest's binary and
+    the packages of its userspace, the compiler that built it, QEMU, the
+    kernel, the VM and the boot's arguments and workloads."""
+    commit, dirty = source_commit()
+    cc = g.arch.triplet + "-gcc" if g.arch.name != vm_guest.host_arch() \
+        else "gcc"
+    ccv = subprocess.run([cc, "--version"], capture_output=True, text=True)
+    return {
+        "commit": commit, "dirty": dirty,
+        "binary": sha256(us.binary),
+        "compiler": (ccv.stdout.splitlines() or ["?"])[0],
+        "userspace": vm_guest.packages(us.root),
+        "qemu": g.qemu.full,
+        "kernel": {"name": g.kernel.name, "sha256": sha256(g.kernel.image),
+                   "package": os.path.basename(g.source)
+                   if g.source.endswith(".deb") else None},
+        "vm": {"name": name, "topology": a.topology.name, "pace": a.pace,
+               "memory": a.memory},
+        "boot": {"args": a.run_args, "workloads": share,
+                 "index": g.shares.index(share) + 1 if a.boot is None
+                 else a.boot},
+    }
 
 
 def battery_names():
@@ -500,13 +577,22 @@ def shares(a):
     if (a.run_args[0] not in ("run", "baseline") or
             any(x in names or x.endswith(".json") for x in a.run_args[1:])):
         return [None]
-    return vm_split.halves(names)
+    halves = vm_split.halves(names)
+    # one of them alone: to make its numbers again (vm_reproduce.py)
+    return [halves[a.boot - 1]] if a.boot else halves
 
 
 def main(argv):
     # kselftest's timeout sends SIGTERM: QEMU goes too, the files with it
     signal.signal(signal.SIGTERM, interrupted)
     a = parse_args(argv)
+    if a.reproduce:
+        try:
+            return vm_reproduce.reproduce(
+                a.reproduce, a.kernel[0] if a.kernel else None)
+        except vm_reproduce.ReproduceError as e:
+            print("sched-workloads vm: %s" % e, file=sys.stderr)
+            return e.code
     try:
         guests = [Guest(a, k) for k in a.kernel]
     except VmError as e:

@@ -9,6 +9,7 @@ extracted into a sysroot in the cache (never installed), the binary
 cross-built against it.
 """
 import gzip
+import hashlib
 import os
 import platform
 import shutil
@@ -79,6 +80,19 @@ def host_arch():
     return platform.machine()
 
 
+def packages(root):
+    """{package: version} of the sysroot at @root (its MANIFEST), or of
+    the host's dpkg for "/"."""
+    if root == "/":
+        r = run_quiet(["dpkg-query", "-W", "-f", "${Package} ${Version}\n",
+                       "rt-app", "busybox-static", "libc6"])
+        text = r.stdout
+    else:
+        with open(os.path.join(root, MANIFEST)) as f:
+            text = f.read()
+    return dict(line.split(" ", 1) for line in text.splitlines() if line)
+
+
 class Userspace:
     """What the guest runs: @root, the tree its libraries are found in
     (the host's "/", or a sysroot), and the files inside or outside it
@@ -104,11 +118,18 @@ def run_quiet(argv, **kw):
     return subprocess.run(argv, capture_output=True, text=True, **kw)
 
 
+# In a sysroot: its packages and their versions, a line each
+MANIFEST = ".sw-packages"
+
+
 def sysroot(arch):
-    """The sysroot of @arch's Debian packages, made once in the cache."""
+    """The sysroot of @arch's Debian packages, made once in the cache,
+    with its MANIFEST."""
     root = os.path.join(CACHE, arch.debian, "root")
-    if os.path.isdir(root):
+    if os.path.isfile(os.path.join(root, MANIFEST)):
         return root
+    # one of an older version, which did not say what it holds
+    shutil.rmtree(root, ignore_errors=True)
     part = root + ".part"
     os.makedirs(os.path.dirname(root), exist_ok=True)
     shutil.rmtree(part, ignore_errors=True)
@@ -122,14 +143,29 @@ def sysroot(arch):
                 "dpkg --add-architecture %s && apt-get update): %s" %
                 (arch.debian, arch.debian,
                  r.stderr.strip().splitlines()[-1:]), True)
+        manifest = []
         for deb in sorted(os.listdir(tmp)):
             run_quiet(["dpkg-deb", "-x", os.path.join(tmp, deb), part],
                       check=True)
+            manifest.append(run_quiet(
+                ["dpkg-deb", "-f", os.path.join(tmp, deb), "Package",
+                 "Version"], check=True).stdout.replace(
+                     "Package: ", "").replace("\nVersion: ", " "))
+        with open(os.path.join(part, MANIFEST), "w") as f:
+            f.write("".join(manifest))
         os.rename(part, root)
     finally:
         shutil.rmtree(tmp, ignore_errors=True)
         shutil.rmtree(part, ignore_errors=True)
     return root
+
+
+def build_dir(arch):
+    """Where @arch's guest binaries of this checkout are built: one
+    directory a checkout, or make would take another checkout's newer
+    binary for up to date (vm_reproduce.py builds other commits)."""
+    tag = hashlib.sha1(sw_paths.COLLECTION.encode()).hexdigest()[:12]
+    return os.path.join(CACHE, arch.debian, "build-" + tag)
 
 
 def cross_binary(arch, root):
@@ -139,7 +175,7 @@ def cross_binary(arch, root):
     if not shutil.which(cc):
         raise GuestError("%s not found (Debian package gcc-%s)" %
                          (cc, arch.triplet), True)
-    out = os.path.join(CACHE, arch.debian, "build")
+    out = build_dir(arch)
     os.makedirs(out, exist_ok=True)
     libdir = os.path.join(root, "usr/lib", arch.triplet)
     env = dict(os.environ, PKG_CONFIG_SYSROOT_DIR=root,
@@ -173,7 +209,7 @@ def pace_binary(arch):
     cc = "gcc" if arch.name == host_arch() else arch.triplet + "-gcc"
     src = os.path.join(os.path.dirname(os.path.abspath(__file__)),
                        "vm_pace.c")
-    out = os.path.join(CACHE, arch.debian, "build", "vm_pace")
+    out = os.path.join(build_dir(arch), "vm_pace")
     if (os.path.exists(out) and
             os.path.getmtime(out) >= os.path.getmtime(src)):
         return out

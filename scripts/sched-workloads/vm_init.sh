@@ -68,6 +68,10 @@ fi
 
 export SCHED_WORKLOADS_VM
 SCHED_WORKLOADS_VM=$(cat /etc/sw/vm)
+# what made this guest, recorded in its fingerprint (and baselines)
+if [ -e /etc/sw/made-by.json ]; then
+	export SCHED_WORKLOADS_MADE_BY=/etc/sw/made-by.json
+fi
 if [ $status -eq 0 ]; then
 	set --
 	while read -r arg; do

@@ -204,6 +204,30 @@ static void read_vm(struct fingerprint *fp)
 	snprintf(fp->vm, sizeof(fp->vm), "%s", vm);
 }
 
+/*
+ * $SCHED_WORKLOADS_MADE_BY: what made the guest, as its host wrote it;
+ * the rt-app it runs is in its userspace, which dpkg does not know.
+ */
+static void read_made_by(struct fingerprint *fp)
+{
+	const char *path = getenv("SCHED_WORKLOADS_MADE_BY");
+	struct json_object *us, *v;
+
+	if (!path || !*path)
+		return;
+	fp->made_by = json_object_from_file(path);
+	if (!json_object_is_type(fp->made_by, json_type_object)) {
+		json_object_put(fp->made_by);
+		fp->made_by = NULL;
+		return;
+	}
+	if (json_object_object_get_ex(fp->made_by, "userspace", &us) &&
+	    json_object_object_get_ex(us, "rt-app", &v) &&
+	    json_object_is_type(v, json_type_string))
+		snprintf(fp->rtapp, sizeof(fp->rtapp), "%s",
+			 json_object_get_string(v));
+}
+
 int fingerprint_read(struct fingerprint *fp, long calibration)
 {
 	char flags[4096], slug[96];
@@ -226,6 +250,7 @@ int fingerprint_read(struct fingerprint *fp, long calibration)
 	read_kernel_config(fp);
 	read_rtapp_version(fp);
 	read_vm(fp);
+	read_made_by(fp);
 	fp->calibration = calibration;
 	model_slug(fp->model, slug, sizeof(slug));
 	snprintf(fp->class_name, sizeof(fp->class_name), "%s-%dcpu-%s%s%s%s",
@@ -240,6 +265,8 @@ void fingerprint_free(struct fingerprint *fp)
 {
 	json_object_put(fp->settings);
 	fp->settings = NULL;
+	json_object_put(fp->made_by);
+	fp->made_by = NULL;
 }
 
 struct json_object *fingerprint_to_json(const struct fingerprint *fp)
@@ -268,6 +295,9 @@ struct json_object *fingerprint_to_json(const struct fingerprint *fp)
 	if (fp->settings)
 		json_object_object_add(o, "settings",
 				       json_object_get(fp->settings));
+	if (fp->made_by)
+		json_object_object_add(o, "made_by",
+				       json_object_get(fp->made_by));
 	return o;
 }
 

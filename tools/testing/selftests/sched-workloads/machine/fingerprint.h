@@ -35,6 +35,12 @@ struct fingerprint {
 	long calibration;
 	/* What shapes scheduling here (settings_read()), owned. */
 	struct json_object *settings;
+	/*
+	 * What made a deterministic guest (the object in the file
+	 * $SCHED_WORKLOADS_MADE_BY, which "sched-workloads vm" writes:
+	 * commit, binary, userspace, QEMU, kernel), owned; NULL elsewhere.
+	 */
+	struct json_object *made_by;
 };
 
 /* Fills @fp, which fingerprint_free() then releases. */

@@ -3,6 +3,7 @@
 import json
 import os
 import re
+import tempfile
 import unittest
 
 from swtest import CHILD_ENV, EXIT_PASS, sw
@@ -62,6 +63,32 @@ class TestFingerprint(unittest.TestCase):
             fp = self.fingerprint_in_vm(bad)
             self.assertNotIn("vm", fp, bad)
             self.assertEqual(fp["class"], self.fp["class"], bad)
+
+    def test_made_by(self):
+        # what sched-workloads vm writes for a deterministic guest: kept
+        # whole, and rt-app's version read from its userspace
+        made = {"commit": "0" * 40, "dirty": False,
+                "userspace": {"rt-app": "1.0-1", "libc6": "2.36-9"},
+                "qemu": "Debian 1:10.0.2"}
+        with tempfile.NamedTemporaryFile("w", suffix=".json") as f:
+            json.dump(made, f)
+            f.flush()
+            r = sw("fingerprint", "-c", "17",
+                   env=dict(CHILD_ENV, SCHED_WORKLOADS_MADE_BY=f.name))
+        fp = json.loads(r.stdout)
+        self.assertEqual(fp["made_by"], made)
+        self.assertEqual(fp["rtapp"], "1.0-1")
+        self.assertNotIn("made_by", self.fp)
+        self.assertEqual(fp["class"], self.fp["class"])
+
+    def test_made_by_not_an_object_is_ignored(self):
+        with tempfile.NamedTemporaryFile("w", suffix=".json") as f:
+            f.write("[1, 2")
+            f.flush()
+            r = sw("fingerprint", "-c", "17",
+                   env=dict(CHILD_ENV, SCHED_WORKLOADS_MADE_BY=f.name))
+        self.assertEqual(r.returncode, EXIT_PASS, r.stderr)
+        self.assertNotIn("made_by", json.loads(r.stdout))
 
 
 if __name__ == "__main__":

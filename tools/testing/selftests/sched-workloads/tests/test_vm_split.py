@@ -2,7 +2,8 @@
 """The judging guest's battery in two boots (vm_split.py), without
 booting: the halves, the two KTAP texts made one in the battery's order,
 the exit status of both, and the second run directory moved into the
-first. The texts are shaped as a guest's ktap.txt is (a header, each
+first; and how vm_reproduce.py reads a baseline and compares it with its
+copy. The texts are shaped as a guest's ktap.txt is (a header, each
 workload's diagnostics and nested results before its result line, the
 trailer), with values chosen here."""
 import json
@@ -12,6 +13,7 @@ import tempfile
 import unittest
 
 import swtest  # noqa: F401 (puts scripts/sched-workloads on sys.path)
+import vm_reproduce
 import vm_split
 from swtest import ktap_results
 
@@ -137,3 +139,64 @@ class TestMergeRuns(unittest.TestCase):
 
 if __name__ == "__main__":
     unittest.main()
+
+
+class TestReproduceCompare(unittest.TestCase):
+    """vm_reproduce's reading of a baseline and its comparison with the
+    copy made again, on files written here."""
+
+    def write(self, doc):
+        d = tempfile.mkdtemp(prefix="sw-repro-")
+        self.addCleanup(shutil.rmtree, d)
+        path = os.path.join(d, "baselines", "cls", "w.json")
+        os.makedirs(os.path.dirname(path))
+        with open(path, "w") as f:
+            json.dump(doc, f)
+        return path
+
+    def test_first_difference(self):
+        a = {"metrics": {"x": [1, 2, 3]}, "fingerprint": {"made_by": {
+            "qemu": "10.0.2"}}}
+        b = {"metrics": {"x": [1, 2, 4]}, "fingerprint": {"made_by": {
+            "qemu": "10.0.3"}}}
+        self.assertEqual(vm_reproduce.first_difference(a, b),
+                         "/fingerprint/made_by/qemu: '10.0.2' vs '10.0.3'")
+        del b["fingerprint"]
+        self.assertEqual(vm_reproduce.first_difference(a, b),
+                         "/fingerprint: only in the original")
+        self.assertEqual(vm_reproduce.first_difference(
+            {"x": [1, 2]}, {"x": [1]}), "/x: 2 values vs 1")
+        self.assertIsNone(vm_reproduce.first_difference(a, a))
+
+    def test_relative(self):
+        self.assertEqual(vm_reproduce.relative(
+            "/t/baselines/cls/plat/w.json"), "cls/plat/w.json")
+        self.assertEqual(vm_reproduce.relative("/t/x/w.json"), "w.json")
+
+    def test_what_cannot_be_made_again(self):
+        for doc, why in (
+                ({"fingerprint": {}}, "has no made_by"),
+                ({"fingerprint": {"made_by": {"commit": "a" * 40,
+                                              "dirty": True}}},
+                 "changes no commit holds")):
+            with self.assertRaises(vm_reproduce.ReproduceError) as e:
+                vm_reproduce.made_by(self.write(doc))
+            self.assertIn(why, str(e.exception))
+            self.assertEqual(e.exception.code, vm_reproduce.EXIT_USAGE)
+
+    def test_compare(self):
+        doc = {"metrics": {"x": [1]}, "fingerprint": {"made_by": {
+            "commit": "a" * 40, "dirty": False}}}
+        original = self.write(doc)
+        out = tempfile.mkdtemp(prefix="sw-repro-out-")
+        self.addCleanup(shutil.rmtree, out)
+        os.makedirs(os.path.join(out, "cls"))
+        again = os.path.join(out, "cls", "w.json")
+        shutil.copy(original, again)
+        self.assertEqual(vm_reproduce.compare(original, out),
+                         vm_reproduce.EXIT_SAME)
+        doc["metrics"]["x"] = [2]
+        with open(again, "w") as f:
+            json.dump(doc, f)
+        self.assertEqual(vm_reproduce.compare(original, out),
+                         vm_reproduce.EXIT_DIFFERS)
