@@ -109,12 +109,9 @@ def kernel_of(arg, modules):
             raise VmError("%s: no such package" % arg, EXIT_USAGE)
         root = os.path.join(CACHE, "kernels",
                             os.path.basename(arg)[:-len(".deb")])
-        if not os.path.isdir(root):
-            tmp = root + ".part"
-            shutil.rmtree(tmp, ignore_errors=True)
-            os.makedirs(tmp)
-            subprocess.run(["dpkg-deb", "-x", arg, tmp], check=True)
-            os.rename(tmp, root)
+        if not os.path.isfile(os.path.join(root, vm_guest.MANIFEST)):
+            shutil.rmtree(root, ignore_errors=True)
+            vm_guest.unpack_debs([arg], root)
         arg = root
     if os.path.isdir(arg):
         images = glob.glob(os.path.join(arg, "boot", "vmlinuz-*"))

@@ -122,6 +122,35 @@ def run_quiet(argv, **kw):
 MANIFEST = ".sw-packages"
 
 
+def unpack_debs(debs, final):
+    """The Debian packages @debs extracted into the cache directory
+    @final, with a MANIFEST: made whole in a directory of its own, then
+    renamed, so that of two processes making it at once (two guests of
+    one kernel) the first wins and the other's copy goes."""
+    os.makedirs(os.path.dirname(final), exist_ok=True)
+    part = tempfile.mkdtemp(prefix=os.path.basename(final) + ".part-",
+                            dir=os.path.dirname(final))
+    try:
+        manifest = []
+        for deb in sorted(debs):
+            run_quiet(["dpkg-deb", "-x", deb, part], check=True)
+            manifest.append(run_quiet(
+                ["dpkg-deb", "-f", deb, "Package", "Version"],
+                check=True).stdout.replace("Package: ", "").replace(
+                    "\nVersion: ", " "))
+        with open(os.path.join(part, MANIFEST), "w") as f:
+            f.write("".join(manifest))
+        os.chmod(part, 0o755)
+        try:
+            os.rename(part, final)
+        except OSError:
+            if not os.path.isfile(os.path.join(final, MANIFEST)):
+                raise
+    finally:
+        shutil.rmtree(part, ignore_errors=True)
+    return final
+
+
 def sysroot(arch):
     """The sysroot of @arch's Debian packages, made once in the cache,
     with its MANIFEST."""
@@ -130,9 +159,7 @@ def sysroot(arch):
         return root
     # one of an older version, which did not say what it holds
     shutil.rmtree(root, ignore_errors=True)
-    part = root + ".part"
     os.makedirs(os.path.dirname(root), exist_ok=True)
-    shutil.rmtree(part, ignore_errors=True)
     tmp = tempfile.mkdtemp(prefix="debs-", dir=os.path.dirname(root))
     try:
         pkgs = ["%s:%s" % (p, arch.debian) for p in SYSROOT_PACKAGES]
@@ -143,20 +170,9 @@ def sysroot(arch):
                 "dpkg --add-architecture %s && apt-get update): %s" %
                 (arch.debian, arch.debian,
                  r.stderr.strip().splitlines()[-1:]), True)
-        manifest = []
-        for deb in sorted(os.listdir(tmp)):
-            run_quiet(["dpkg-deb", "-x", os.path.join(tmp, deb), part],
-                      check=True)
-            manifest.append(run_quiet(
-                ["dpkg-deb", "-f", os.path.join(tmp, deb), "Package",
-                 "Version"], check=True).stdout.replace(
-                     "Package: ", "").replace("\nVersion: ", " "))
-        with open(os.path.join(part, MANIFEST), "w") as f:
-            f.write("".join(manifest))
-        os.rename(part, root)
+        unpack_debs([os.path.join(tmp, d) for d in os.listdir(tmp)], root)
     finally:
         shutil.rmtree(tmp, ignore_errors=True)
-        shutil.rmtree(part, ignore_errors=True)
     return root
 
 

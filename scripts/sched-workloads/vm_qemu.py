@@ -18,10 +18,11 @@ import os
 import re
 import shutil
 import subprocess
+import tempfile
 
-CACHE = os.path.join(os.environ.get("XDG_CACHE_HOME") or
-                     os.path.expanduser("~/.cache"), "sched-workloads",
-                     "vm", "qemu")
+import vm_guest
+
+CACHE = os.path.join(vm_guest.CACHE, "qemu")
 # The first version whose icount round-robin gives every vCPU a turn
 FAIR = (8, 1)
 BACKPORTS = "bookworm-backports"
@@ -88,31 +89,31 @@ def backports(package, binary):
     the cache once: its path."""
     root = os.path.join(CACHE, package)
     path = os.path.join(root, "usr", "bin", binary)
-    if os.path.exists(path):
+    if os.path.isfile(os.path.join(root, vm_guest.MANIFEST)):
         return path
+    shutil.rmtree(root, ignore_errors=True)
     url = mirror()
     if not url:
         raise QemuError("no bookworm source in apt's sources to take %s "
                         "from %s" % (package, BACKPORTS))
-    state = os.path.join(CACHE, "apt")
-    shutil.rmtree(state, ignore_errors=True)
+    os.makedirs(CACHE, exist_ok=True)
+    state = tempfile.mkdtemp(prefix="apt-", dir=CACHE)
     for d in ("lists/partial", "cache/archives/partial"):
         os.makedirs(os.path.join(state, d))
     with open(os.path.join(state, "sources.list"), "w") as f:
         f.write("deb %s %s main\n" % (url, BACKPORTS))
-    r = apt(state, "update")
-    if r.returncode == 0:
-        r = apt(state, "download", "%s/%s" % (package, BACKPORTS))
-    debs = glob.glob(os.path.join(state, package + "_*.deb"))
-    if r.returncode or len(debs) != 1:
-        raise QemuError("apt-get cannot download %s from %s (%s): %s" %
-                        (package, BACKPORTS, url,
-                         (r.stderr.strip().splitlines() or ["?"])[-1]))
-    part = root + ".part"
-    shutil.rmtree(part, ignore_errors=True)
-    subprocess.run(["dpkg-deb", "-x", debs[0], part], check=True)
-    os.rename(part, root)
-    shutil.rmtree(state, ignore_errors=True)
+    try:
+        r = apt(state, "update")
+        if r.returncode == 0:
+            r = apt(state, "download", "%s/%s" % (package, BACKPORTS))
+        debs = glob.glob(os.path.join(state, package + "_*.deb"))
+        if r.returncode or len(debs) != 1:
+            raise QemuError("apt-get cannot download %s from %s (%s): %s" %
+                            (package, BACKPORTS, url,
+                             (r.stderr.strip().splitlines() or ["?"])[-1]))
+        vm_guest.unpack_debs(debs, root)
+    finally:
+        shutil.rmtree(state, ignore_errors=True)
     return path
 
 

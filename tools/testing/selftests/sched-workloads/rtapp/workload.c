@@ -186,9 +186,10 @@ int workload_load(const char *path, struct workload *w, struct sw_err *err)
 	/* what the workload needs of the machine's CPUs (run/prereq.h) */
 	if (json_object_object_get_ex(w->block, "topology", &desc) &&
 	    (!json_object_is_type(desc, json_type_string) ||
-	     strcmp(json_object_get_string(desc), "smt"))) {
+	     (strcmp(json_object_get_string(desc), "smt") &&
+	      strcmp(json_object_get_string(desc), "numa")))) {
 		sw_err_set(err, SW_EXIT_BAD_WORKLOAD,
-			   "%s: \"%s.topology\": %s: not \"smt\" (SMT siblings on every CPU)",
+			   "%s: \"%s.topology\": %s: not \"smt\" (SMT siblings on every CPU) or \"numa\" (two NUMA nodes or more)",
 			   path, WORKLOAD_BLOCK_KEY,
 			   json_object_to_json_string(desc));
 		goto fail;

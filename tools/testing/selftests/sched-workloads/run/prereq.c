@@ -17,6 +17,7 @@
 
 #include "run/prereq.h"
 #include "lib/cpu_list.h"
+#include "lib/cpubits.h"
 #include "machine/sched_settings.h"
 #include "machine/cpu_cores.h"
 #include "rtapp/rtapp_run.h"
@@ -393,6 +394,25 @@ static int probe_pinned(const char *task, struct json_object *t, void *arg)
 	return 0;
 }
 
+/* Two NUMA nodes online or more, else 1 with the reason. */
+static int probe_numa(char *reason, size_t len)
+{
+	char *nodes = read_text_file("/sys/devices/system/node/online", NULL);
+	int n = 0, node;
+
+	for (node = 0; nodes && node < CPUBITS_MAX_CPUS; node++)
+		n += cpu_list_has(nodes, node) > 0;
+	if (n >= 2) {
+		free(nodes);
+		return 0;
+	}
+	snprintf(reason, len,
+		 "needs two NUMA nodes or more, which this machine lacks (nodes online: %s; a guest with them: sched-workloads vm --topology numa2x4)",
+		 nodes ? strtok(nodes, "\n") : "unknown");
+	free(nodes);
+	return 1;
+}
+
 int probe_topology(const struct workload *w, char *reason, size_t len)
 {
 	long online = sysconf(_SC_NPROCESSORS_ONLN);
@@ -400,6 +420,7 @@ int probe_topology(const struct workload *w, char *reason, size_t len)
 	struct sw_err err = { 0 };
 	struct json_object *need;
 	struct cpu_cores cores;
+	const char *topo;
 	char *list;
 	int smt, ret;
 
@@ -416,8 +437,12 @@ int probe_topology(const struct workload *w, char *reason, size_t len)
 	free(list);
 	if (ret)
 		return 1;
-	if (!json_object_object_get(w->block, "topology"))
+	topo = json_object_get_string(json_object_object_get(w->block,
+							     "topology"));
+	if (!topo)
 		return 0;
+	if (!strcmp(topo, "numa"))
+		return probe_numa(reason, len);
 	if (cpu_cores_scan(&cores, &err)) {
 		snprintf(reason, len, "needs SMT siblings: %s", err.msg);
 		return 1;

@@ -21,7 +21,8 @@ int probe_policies(const struct workload *w, char *reason, size_t len,
 /*
  * The CPUs the workload needs: "min_cpus" online, every CPU a task is
  * pinned to ("cpus") online, and the topology "topology" asks for
- * ("smt": every CPU has an SMT sibling). 1 with @reason when this
+ * ("smt": every CPU has an SMT sibling; "numa": two NUMA nodes or
+ * more). 1 with @reason when this
  * machine lacks one: the machine's shape, a SKIP.
  */
 int probe_topology(const struct workload *w, char *reason, size_t len);

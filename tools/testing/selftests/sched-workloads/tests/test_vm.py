@@ -238,7 +238,8 @@ class TestDeterministic(unittest.TestCase):
         for run in filter(None, self.runs):
             with open(os.path.join(run, "fingerprint.json")) as f:
                 fp = json.load(f)
-            self.assertRegex(fp["vm"], r"^qemu[0-9]+\.[0-9]+-flat2-icount$")
+            self.assertRegex(fp["vm"],
+                             r"^qemu[0-9]+\.[0-9]+-flat2-pace[0-9]+-icount$")
             self.assertTrue(fp["class"].startswith("aarch64-2cpu-"))
             self.assertTrue(fp["class"].endswith("-" + fp["vm"]))
             # rt-app calibrated in the guest, not the host's 10 ns
@@ -303,6 +304,54 @@ class TestSmtPreset(unittest.TestCase):
     def test_breaker_caught(self):
         self.assertIn(self.NAME, self.results(1), self.out[1])
         self.assertFalse(self.results(1)[self.NAME], self.out[1])
+
+
+@unittest.skipUnless(IS_ROOT, "needs root")
+class TestNumaPreset(unittest.TestCase):
+    """numa-spread, which needs two NUMA nodes, in the deterministic
+    guest of 2 sockets x 4 CPUs, a node each: the preset's domains have
+    a NUMA level, every CPU of both nodes is judged, and its breaker
+    (the hogs pinned to the first node) leaves the second idle."""
+    LIVE = True
+
+    @classmethod
+    def setUpClass(cls):
+        cls.deb = arm64_kernel()
+        cls.tmp = tempfile.mkdtemp(prefix="sw-vm-numa-")
+        cls.spec = swtest.load_json(os.path.join(
+            swtest.COLLECTION, "tests", "breakers", "numa-spread.json"))
+        broken = os.path.join(cls.tmp, "numa-spread.json")
+        workload = breaker.load_workload(swtest.BINARY, os.path.join(
+            swtest.COLLECTION, "workloads", "numa-spread.json"))
+        with open(broken, "w") as f:
+            json.dump(breaker.patched(workload, cls.spec["patch"]), f)
+        deterministic_boots(cls, *[
+            ("--topology", "numa2x4", "--", "run", "-n", "1", what)
+            for what in ("numa-spread", broken)])
+
+    @classmethod
+    def tearDownClass(cls):
+        shutil.rmtree(cls.tmp, ignore_errors=True)
+
+    def results(self, i):
+        return {name: ok for indent, ok, name, _
+                in swtest.ktap_results(self.out[i]) if indent == 2}
+
+    def test_judged_on_the_preset(self):
+        self.assertIsNotNone(self.runs[0], self.out[0])
+        self.assertIn("(numa2x4)", self.out[0])
+        with open(os.path.join(self.runs[0], "vm", "domains.txt")) as f:
+            self.assertIn("SD_NUMA", f.read())
+        judged = self.results(0)
+        for cpu in range(8):
+            self.assertIn("numa-spread.cpu%d.cpu.busy_share" % cpu, judged,
+                          self.out[0])
+
+    def test_breaker_caught(self):
+        res = self.results(1)
+        for name in self.spec["expect_fail"]:
+            self.assertIn(name, res, self.out[1])
+            self.assertFalse(res[name], self.out[1])
 
 
 if __name__ == "__main__":
