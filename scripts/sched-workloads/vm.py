@@ -209,20 +209,12 @@ def build_initramfs(kernel, run_args, us, vm_name, baselines, pace=0,
     return cpio.bytes(), mods
 
 
-def guest_arch(kernel, a):
-    """The vm_guest.Arch of @kernel's image; what this QEMU cannot run
-    deterministically is an error here, not a hang later."""
+def guest_arch(kernel):
+    """The vm_guest.Arch of @kernel's image."""
     name = vm_guest.image_arch(kernel.image)
     if not name:
         raise VmError("%s: not a kernel image (neither an x86_64 bzImage "
                       "nor an arm64 Image)" % kernel.image, EXIT_USAGE)
-    if a.deterministic and name == "x86_64" and a.topology.cpus > 1:
-        # seen with QEMU 7.2 and Debian's 6.1: "smp: Bringing up
-        # secondary CPUs" never ends
-        raise VmError("an x86_64 guest with %d CPUs hangs bringing up "
-                      "its second CPU under icount: --deterministic "
-                      "with --cpus 1, or an arm64 kernel" % a.topology.cpus,
-                      EXIT_USAGE)
     return vm_guest.ARCHES[name]
 
 
@@ -491,11 +483,21 @@ class Guest:
     def __init__(self, a, arg):
         self.source = arg
         self.kernel = kernel_of(arg, a.modules)
-        self.arch = guest_arch(self.kernel, a)
+        self.arch = guest_arch(self.kernel)
         self.qemu = (vm_qemu.given(a.qemu) if a.qemu else
                      vm_qemu.qemu_for(self.arch.qemu, self.arch.qemu_package,
                                       a.deterministic))
         version = self.qemu.version
+        if (a.deterministic and self.arch.name == "x86_64" and
+                a.topology.cpus > 1 and not vm_qemu.fair(self.qemu)):
+            # QEMU 7.2 with Debian's 6.1: "smp: Bringing up secondary
+            # CPUs" never ends: the first CPU spins for the second, which
+            # an unfair round-robin never lets run
+            raise VmError("an x86_64 guest with %d CPUs hangs bringing up "
+                          "its second CPU under QEMU %s's icount: a QEMU "
+                          "of %d.%d or later (--qemu), --cpus 1, or an "
+                          "arm64 kernel" % ((a.topology.cpus, version) +
+                                            vm_qemu.FAIR), EXIT_USAGE)
         us = vm_guest.userspace(self.arch)
         self.accels = accels_to_try(a, self.arch)
         self.names = {x: vm_name(version, a.topology, x, a.deterministic,

@@ -197,9 +197,11 @@ def cross_binary(arch, root):
     env = dict(os.environ, PKG_CONFIG_SYSROOT_DIR=root,
                PKG_CONFIG_LIBDIR=os.path.join(libdir, "pkgconfig"))
     binary = os.path.join(out, "sched-workloads")
+    # stripped, and no path of this checkout or this host's cache in
+    # it: the same sources give the same binary in any checkout
     r = run_quiet(["make", "-s", "-C", sw_paths.COLLECTION,
-                   "OUTPUT=" + out, "CC=" + cc,
-                   "LDFLAGS=-Wl,-rpath-link=%s:%s" %
+                   "OUTPUT=" + out, "CC=" + cc, "SW_SOURCE_DIR=/opt/sw",
+                   "LDFLAGS=-s -Wl,-rpath-link=%s:%s" %
                    (libdir, os.path.join(root, "lib", arch.triplet)),
                    binary], env=env)
     if r.returncode:
@@ -230,8 +232,8 @@ def pace_binary(arch):
             os.path.getmtime(out) >= os.path.getmtime(src)):
         return out
     os.makedirs(os.path.dirname(out), exist_ok=True)
-    r = run_quiet([cc, "-static", "-O2", "-Wall", "-Wextra", "-o", out,
-                   src])
+    r = run_quiet([cc, "-static", "-s", "-O2", "-Wall", "-Wextra", "-o",
+                   out, src])
     if r.returncode:
         raise GuestError("cannot build vm_pace for %s: %s" %
                          (arch.name, r.stderr.strip()[-2000:]))

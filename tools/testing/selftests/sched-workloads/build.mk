@@ -11,8 +11,11 @@ SW_PKG_CFLAGS := $(shell pkg-config --cflags $(SW_LIBS) 2>/dev/null)
 SW_PKG_LIBS := $(shell pkg-config --libs $(SW_LIBS) 2>/dev/null)
 # SW_SOURCE_DIR: where the python3 programs of a tree are found when the
 # binary runs from elsewhere (O=); an installed copy has its own lab/.
+# A guest's binary sets it to where its guest has them (vm_guest.py): a
+# host path would make the binary, and so the guest, the host's.
+SW_SOURCE_DIR ?= $(abspath $(SW_ROOT))
 SW_CPPFLAGS := -D_GNU_SOURCE -I$(abspath $(SW_ROOT)) \
-	-DSW_SOURCE_DIR='"$(abspath $(SW_ROOT))"' $(SW_PKG_CFLAGS)
+	-DSW_SOURCE_DIR='"$(SW_SOURCE_DIR)"' $(SW_PKG_CFLAGS)
 SW_LDLIBS := $(SW_PKG_LIBS) -lm -pthread
 
 # The layers, top down: a file calls its own layer or those below it
