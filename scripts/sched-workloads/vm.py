@@ -540,7 +540,8 @@ def provenance(a, g, us, name, share):
     "made_by" records it, so that anyone can make them again
     (vm_reproduce.py): the collection's commit, the guest's binary and
     the packages of its userspace, the compiler that built it, QEMU, the
-    kernel, the VM and the boot's arguments and workloads."""
+    kernel, the VM and the boot's arguments and workloads: all that goes
+    into its initramfs."""
     commit, dirty = source_commit()
     cc = g.arch.triplet + "-gcc" if g.arch.name != vm_guest.host_arch() \
         else "gcc"
@@ -548,6 +549,7 @@ def provenance(a, g, us, name, share):
     return {
         "commit": commit, "dirty": dirty,
         "binary": sha256(us.binary),
+        "pace": sha256(us.pace),
         "compiler": (ccv.stdout.splitlines() or ["?"])[0],
         "userspace": vm_guest.packages(us.root),
         "qemu": g.qemu.full,

@@ -227,14 +227,17 @@ def pace_binary(arch):
     cc = "gcc" if arch.name == host_arch() else arch.triplet + "-gcc"
     src = os.path.join(os.path.dirname(os.path.abspath(__file__)),
                        "vm_pace.c")
-    out = os.path.join(build_dir(arch), "vm_pace")
-    if (os.path.exists(out) and
-            os.path.getmtime(out) >= os.path.getmtime(src)):
+    argv = [cc, "-static", "-s", "-O2", "-Wall", "-Wextra"]
+    with open(src, "rb") as f:
+        # named by what makes it: never an older build's
+        tag = hashlib.sha1(f.read() + " ".join(argv).encode()).hexdigest()
+    out = os.path.join(build_dir(arch), "vm_pace-" + tag[:12])
+    if os.path.exists(out):
         return out
     os.makedirs(os.path.dirname(out), exist_ok=True)
-    r = run_quiet([cc, "-static", "-s", "-O2", "-Wall", "-Wextra", "-o",
-                   out, src])
+    r = run_quiet(argv + ["-o", out + ".tmp", src])
     if r.returncode:
         raise GuestError("cannot build vm_pace for %s: %s" %
                          (arch.name, r.stderr.strip()[-2000:]))
+    os.rename(out + ".tmp", out)
     return out

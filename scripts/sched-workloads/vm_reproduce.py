@@ -13,7 +13,6 @@ and the same share, and compares every file: identical, or the first
 value that differs, with what of "made_by" differs between the two
 (another QEMU, another package version, another compiler: the reason).
 """
-import glob
 import json
 import os
 import shutil
@@ -114,13 +113,16 @@ def worktree(commit, work):
     return top, tree
 
 
-def relative(path):
-    """@path below its baselines/ directory."""
-    parts = os.path.abspath(path).split(os.sep)
-    if "baselines" not in parts:
-        return os.path.basename(path)
-    i = len(parts) - 1 - parts[::-1].index("baselines")
-    return os.path.join(*parts[i + 1:])
+def again_path(original, out):
+    """Where the copy of baseline @original lands under baseline
+    directory @out: the same class directory (and platform directory,
+    when it has one) as @original."""
+    parts = os.path.abspath(original).split(os.sep)
+    for depth in (2, 3):
+        p = os.path.join(out, *parts[-depth:])
+        if os.path.exists(p):
+            return p
+    return os.path.join(out, *parts[-2:])
 
 
 def boot_again(made, kernel, tree, out):
@@ -132,7 +134,7 @@ def boot_again(made, kernel, tree, out):
     argv = [binary, "vm", "--deterministic", "--kernel", kernel,
             "--topology", vm["topology"], "--pace", str(vm["pace"]),
             "--memory", str(vm["memory"]), "-B", out,
-            "-r", os.path.join(out, "runs")]
+            "-r", os.path.join(os.path.dirname(out), "runs")]
     if made["boot"]["workloads"] is not None:
         argv += ["--boot", str(made["boot"]["index"])]
     argv += ["--"] + made["boot"]["args"]
@@ -176,11 +178,7 @@ def reproduce(paths, kernel=None):
 
 def compare(original, out):
     """@original against the file recorded again under @out."""
-    again = os.path.join(out, relative(original))
-    if not os.path.exists(again):
-        found = glob.glob(os.path.join(out, "**", os.path.basename(
-            original)), recursive=True)
-        again = found[0] if len(found) == 1 else again
+    again = again_path(original, out)
     if not os.path.exists(again):
         print("not ok %s: not recorded again" % original)
         return EXIT_DIFFERS

@@ -168,10 +168,15 @@ class TestReproduceCompare(unittest.TestCase):
             {"x": [1, 2]}, {"x": [1]}), "/x: 2 values vs 1")
         self.assertIsNone(vm_reproduce.first_difference(a, a))
 
-    def test_relative(self):
-        self.assertEqual(vm_reproduce.relative(
-            "/t/baselines/cls/plat/w.json"), "cls/plat/w.json")
-        self.assertEqual(vm_reproduce.relative("/t/x/w.json"), "w.json")
+    def test_again_path(self):
+        out = tempfile.mkdtemp(prefix="sw-repro-out-")
+        self.addCleanup(shutil.rmtree, out)
+        os.makedirs(os.path.join(out, "cls", "plat"))
+        self.assertEqual(vm_reproduce.again_path("/t/x/cls/w.json", out),
+                         os.path.join(out, "cls", "w.json"))
+        open(os.path.join(out, "cls", "plat", "w.json"), "w").close()
+        self.assertEqual(vm_reproduce.again_path("/t/cls/plat/w.json", out),
+                         os.path.join(out, "cls", "plat", "w.json"))
 
     def test_what_cannot_be_made_again(self):
         for doc, why in (
