@@ -50,6 +50,11 @@ PRESETS = {p.name: p for p in (
 )}
 
 
+# The preset a workload's "topology" is judged in (its baselines', its
+# breaker's CPU names).
+FOR_WORKLOAD_TOPOLOGY = {"smt": "smt2x2", "numa": "numa2x4"}
+
+
 def preset(name):
     """The Preset called @name (flat<N> for any N), or None."""
     m = re.fullmatch(r"flat([1-9][0-9]?)", name)

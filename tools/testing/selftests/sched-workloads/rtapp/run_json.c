@@ -9,6 +9,7 @@
 #include <unistd.h>
 
 #include "rtapp/run_json.h"
+#include "lib/cpubits.h"
 #include "lib/results.h"
 
 /*
@@ -129,12 +130,15 @@ static int set_global(struct json_object *global, const struct prepare_opts *o,
 	return 0;
 }
 
-/* The run copy as a json-c object; NULL with @err set on bad input. */
-/* Every "cpus" of a task names a CPU this machine has online. */
+/*
+ * Every "cpus" of a task is a CPU number a kernel can have. Whether this
+ * machine has it online is a prerequisite of the run (a SKIP, see
+ * run/prereq.c), not a fault of the file: a workload pinned for a
+ * bigger machine is still a valid workload.
+ */
 static int check_affinity(struct json_object *run, const char *file,
 			  struct sw_err *err)
 {
-	long online = sysconf(_SC_NPROCESSORS_ONLN);
 	struct json_object *tasks = json_object_object_get(run, "tasks");
 
 	json_object_object_foreach(tasks, task, t) {
@@ -153,17 +157,18 @@ static int check_affinity(struct json_object *run, const char *file,
 			int64_t cpu = json_object_get_int64(c);
 
 			if (!json_object_is_type(c, json_type_int) || cpu < 0 ||
-			    cpu >= online)
+			    cpu >= CPUBITS_MAX_CPUS)
 				return sw_err_set(err, SW_EXIT_BAD_WORKLOAD,
-						  "%s: tasks.%s.cpus[%zu]: %s is not a CPU of this machine (0-%ld online)",
+						  "%s: tasks.%s.cpus[%zu]: %s is not a CPU number (0-%d)",
 						  file, task, i,
 						  json_object_get_string(c),
-						  online - 1);
+						  CPUBITS_MAX_CPUS - 1);
 		}
 	}
 	return 0;
 }
 
+/* The run copy as a json-c object; NULL with @err set on bad input. */
 static struct json_object *build_run(const struct workload *w,
 				     const struct prepare_opts *o,
 				     double *duration_s, struct sw_err *err)

@@ -413,36 +413,13 @@ static int probe_numa(char *reason, size_t len)
 	return 1;
 }
 
-int probe_topology(const struct workload *w, char *reason, size_t len)
+/* SMT siblings on every CPU, else 1 with the reason. */
+static int probe_smt(char *reason, size_t len)
 {
-	long online = sysconf(_SC_NPROCESSORS_ONLN);
-	struct pin_probe pin = { .reason = reason, .len = len };
 	struct sw_err err = { 0 };
-	struct json_object *need;
 	struct cpu_cores cores;
-	const char *topo;
-	char *list;
-	int smt, ret;
+	int smt;
 
-	if (json_object_object_get_ex(w->block, "min_cpus", &need) &&
-	    online < json_object_get_int64(need)) {
-		snprintf(reason, len,
-			 "needs %lld CPUs online, this machine has %ld: what it measures happens between CPUs",
-			 (long long)json_object_get_int64(need), online);
-		return 1;
-	}
-	list = settings_online_cpus();
-	pin.online = list;
-	ret = list ? workload_walk_tasks(w, probe_pinned, &pin) : 0;
-	free(list);
-	if (ret)
-		return 1;
-	topo = json_object_get_string(json_object_object_get(w->block,
-							     "topology"));
-	if (!topo)
-		return 0;
-	if (!strcmp(topo, "numa"))
-		return probe_numa(reason, len);
 	if (cpu_cores_scan(&cores, &err)) {
 		snprintf(reason, len, "needs SMT siblings: %s", err.msg);
 		return 1;
@@ -454,4 +431,36 @@ int probe_topology(const struct workload *w, char *reason, size_t len)
 	snprintf(reason, len,
 		 "needs SMT siblings on every CPU, which this machine's lack (a guest with them: sched-workloads vm --topology smt2x2)");
 	return 1;
+}
+
+/*
+ * The machine the workload needs, most general first: a workload for
+ * another topology names that, not a CPU its tasks are pinned to there.
+ */
+int probe_topology(const struct workload *w, char *reason, size_t len)
+{
+	long online = sysconf(_SC_NPROCESSORS_ONLN);
+	struct pin_probe pin = { .reason = reason, .len = len };
+	struct json_object *need;
+	const char *topo;
+	char *list;
+	int ret;
+
+	if (json_object_object_get_ex(w->block, "min_cpus", &need) &&
+	    online < json_object_get_int64(need)) {
+		snprintf(reason, len,
+			 "needs %lld CPUs online, this machine has %ld: what it measures happens between CPUs",
+			 (long long)json_object_get_int64(need), online);
+		return 1;
+	}
+	topo = json_object_get_string(json_object_object_get(w->block,
+							     "topology"));
+	if (topo && (!strcmp(topo, "numa") ? probe_numa(reason, len) :
+		     probe_smt(reason, len)))
+		return 1;
+	list = settings_online_cpus();
+	pin.online = list;
+	ret = list ? workload_walk_tasks(w, probe_pinned, &pin) : 0;
+	free(list);
+	return ret;
 }

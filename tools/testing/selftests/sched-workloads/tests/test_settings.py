@@ -85,6 +85,8 @@ MACHINE = {
     "kernel.sched_autogroup_enabled": "1",
     "kernel.timer_migration": "1",
     "sched.features": "GENTLE_FAIR_SLEEPERS START_DEBIT NO_NEXT_BUDDY",
+    # GENTLE_FAIR_SLEEPERS went with CFS
+    "sched.fair": "cfs",
     "sched.base_slice_ns": "3000000",
     "sched.preempt": "full",
     "cpus.online": "0-3",
@@ -190,6 +192,8 @@ def settings_at(root):
 
 
 class TestReadSettings(unittest.TestCase):
+    maxDiff = None
+
     def setUp(self):
         self.tmp = tempfile.TemporaryDirectory()
         self.root = self.tmp.name
