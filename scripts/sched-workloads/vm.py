@@ -702,7 +702,11 @@ def a_b(a, guests, work):
     runs = []
     for label, g in zip("AB", guests):
         buf = io.StringIO()
-        status, run = run_guest(a, g, work, buf)
+        # each kernel's boots in a directory of their own: B's must not
+        # meet A's (a split battery's boot-N directories)
+        gwork = os.path.join(work, label)
+        os.makedirs(gwork)
+        status, run = run_guest(a, g, gwork, buf)
         for line in buf.getvalue().splitlines():
             print("# %s: %s" % (label, line))
         if not run:

@@ -247,6 +247,27 @@ class TestDeterministic(unittest.TestCase):
                 self.assertRegex(f.read(), r"pLoad = [0-9]+ns")
             self.assertNotEqual(fp["calibration"], 10)
 
+    def test_says_what_made_it(self):
+        """Both boots name the same commit, kernel package, QEMU and
+        guest (a baseline made of them is reproducible from it), and the
+        commit is this checkout's."""
+        made = []
+        for run in filter(None, self.runs):
+            with open(os.path.join(run, "fingerprint.json")) as f:
+                made.append(json.load(f)["made_by"])
+        if len(made) < 2:
+            self.skipTest("a boot gave no results")
+        self.assertEqual(made[0], made[1])
+        m = made[0]
+        self.assertEqual(m["kernel"]["package"], os.path.basename(self.deb))
+        self.assertEqual((m["vm"]["topology"], m["vm"]["pace"]),
+                         ("flat2", 100))
+        self.assertTrue(m["qemu"] and m["userspace"].get("rt-app"), m)
+        head = subprocess.run(["git", "-C", swtest.COLLECTION, "rev-parse",
+                               "HEAD"], capture_output=True, text=True)
+        if head.returncode == 0:
+            self.assertEqual(m["commit"], head.stdout.strip())
+
     def test_same_numbers_twice(self):
         if None in self.runs:
             self.skipTest("a boot gave no results")

@@ -10,6 +10,7 @@ import os
 import shutil
 import tempfile
 import unittest
+import unittest.mock
 
 import swtest  # noqa: F401 (puts scripts/sched-workloads on sys.path)
 import vm
@@ -248,3 +249,28 @@ class TestOptions(unittest.TestCase):
 
 if __name__ == "__main__":
     unittest.main()
+
+
+class TestABWorkDirectories(unittest.TestCase):
+    """An A/B gives each kernel's boots a work directory of their own:
+    a split battery makes boot-N directories in it, and B's met A's
+    (FileExistsError after A's whole battery)."""
+
+    def test_each_kernel_its_own(self):
+        seen = []
+
+        def run_guest(a, g, work, out):
+            os.makedirs(os.path.join(work, "boot-1"))  # as run_split does
+            seen.append(work)
+            return 0, (self.tmp if len(seen) == 1 else None)
+
+        class Guest:
+            kernel = argparse.Namespace(name="k")
+
+        with tempfile.TemporaryDirectory() as work, \
+                tempfile.TemporaryDirectory() as self.tmp, \
+                unittest.mock.patch.object(vm, "run_guest", run_guest), \
+                unittest.mock.patch("sys.stdout"):
+            vm.a_b(None, [Guest(), Guest()], work)
+        self.assertEqual(len(seen), 2)
+        self.assertNotEqual(seen[0], seen[1])
