@@ -9,7 +9,9 @@
 #include "lib/cleanup.h"
 #include "run/baseline_record.h"
 #include "run/ktap.h"
+#include "run/live_source.h"
 #include "run/session.h"
+#include "run/workload_run.h"
 
 /* A series the workload's tail checks need from a baseline. */
 static int tail_needed(const struct event_samples *e, void *arg)
@@ -61,11 +63,11 @@ static int record_one(struct wl *wl, struct sw_err *err)
 	struct rounds_source src;
 	int ret;
 
-	ret = session_sysctls_apply(wl, err);
+	ret = wl_sysctls_apply(wl, err);
 	if (ret)
 		return ret < 0 ? -1 : 0;
-	ret = rounds_add(&wl->p, session_source(wl, &src), 0, 1, err);
-	session_sysctls_restore();
+	ret = rounds_add(&wl->p, live_source(wl, &src), 0, 1, err);
+	wl_sysctls_restore();
 	return ret < 0 ? -1 : 0;
 }
 
@@ -80,7 +82,7 @@ int baseline_record(const struct battery_opts *o, char *const names[], int n)
 		return rc;
 	for (i = 0; i < s.total && !cleanup_interrupted(); i++) {
 		wl = &s.wls[i];
-		if (wl->state == WL_DONE || session_start(wl))
+		if (wl->state == WL_DONE || wl_start(wl))
 			continue;
 		/* Its absolute checks only, on every repetition recorded. */
 		wl->p.extend = 0;
@@ -109,7 +111,7 @@ int baseline_record(const struct battery_opts *o, char *const names[], int n)
 			session_error(wl, &err);
 			continue;
 		}
-		session_finish(wl, save);
+		wl_finish(wl, save);
 	}
 	return session_close(&s);
 }

@@ -6,7 +6,7 @@
  * after the workload's round before (run/rounds.h, judge/verdict.c):
  * between first rounds once their gap has passed, then, waiting for their
  * gaps, those still due. Results are printed in file-name order as they
- * become final (run/session.c).
+ * become final (run/session.h).
  *
  * Every phase is bounded (the canary, rt-app, the gaps), and so is the
  * battery: past opts->time_limit_s (kselftest's timeout less a margin)
@@ -29,7 +29,9 @@
 #include "lib/cleanup.h"
 #include "run/battery.h"
 #include "run/ktap.h"
+#include "run/live_source.h"
 #include "run/session.h"
+#include "run/workload_run.h"
 
 /* The baseline of this workload on this machine class, if any. */
 static int load_baseline(struct wl *wl, struct sw_err *err)
@@ -55,12 +57,12 @@ static int run_round(struct wl *wl, struct sw_err *err)
 	struct rounds_source src;
 	int ret;
 
-	ret = session_sysctls_apply(wl, err);
+	ret = wl_sysctls_apply(wl, err);
 	if (ret)
 		return ret < 0 ? -1 : 0;
-	ret = rounds_next(&wl->p, session_source(wl, &src),
+	ret = rounds_next(&wl->p, live_source(wl, &src),
 			  wl->s->o.repetitions, err);
-	session_sysctls_restore();
+	wl_sysctls_restore();
 	if (ret < 0)
 		return -1;
 	if (ret > 0 && wl->p.nrounds == 1 && !wl->p.round[0].cur.reps) {
@@ -77,7 +79,7 @@ static int run_round(struct wl *wl, struct sw_err *err)
 			  wl->p.nrounds + 1, wl->s->o.confirm_gap_s);
 		wl->state = WL_PENDING;
 	} else {
-		session_finish(wl, NULL);
+		wl_finish(wl, NULL);
 	}
 	return 0;
 }
@@ -120,7 +122,7 @@ static void close_pending(struct session *s)
 		wl->p.no_more = session_out_of_time(s);
 		if (rounds_judge(&wl->p))
 			continue;	/* out of memory: stays "interrupted" */
-		session_finish(wl, NULL);
+		wl_finish(wl, NULL);
 	}
 	session_flush(s);
 }
@@ -172,7 +174,7 @@ static void first_rounds(struct session *s)
 
 	for (i = 0; i < s->total && !cleanup_interrupted(); i++) {
 		wl = &s->wls[i];
-		if (wl->state == WL_DONE || session_start(wl))
+		if (wl->state == WL_DONE || wl_start(wl))
 			continue;
 		if (load_baseline(wl, &err))
 			session_error(wl, &err);

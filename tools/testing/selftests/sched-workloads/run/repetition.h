@@ -36,7 +36,8 @@ struct repetition_opts {
 	/*
 	 * Waited before rt-app starts: repetitions that all start at one
 	 * phase of the tick can stay in one of a workload's modes (the
-	 * deterministic guest's do), so each starts at another (run/session.c).
+	 * deterministic guest's do), so each starts at another
+	 * (run/live_source.c).
 	 */
 	uint64_t phase_ns;
 	size_t buffer_kb;	/* trace buffer per CPU */

@@ -1,12 +1,14 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * What a battery (run/battery.c: judging rounds) and the recording of
- * baselines (run/baseline_record.c) share: the workloads picked and
- * loaded, the live lock, the sysctl journal, the results directory with
- * its fingerprint, index and time.json, each workload's start (its
- * prerequisites, its copy, a refusal run at once), its repetitions from
- * rt-app with the canary before each round, its files once done, and
- * the KTAP of the workloads that are final, in file-name order.
+ * A session: what a battery (run/battery.c: judging rounds) and the
+ * recording of baselines (run/baseline_record.c) share around their
+ * workloads. It picks and loads the workloads, takes the live lock,
+ * restores what a killed run left changed, makes the results directory
+ * with its fingerprint, keeps the battery's time limit, prints the KTAP
+ * of the workloads that are final in file-name order (updating the
+ * index) and releases them, and at its close writes time.json and leaves
+ * the machine as found. A workload's own start and finish are
+ * run/workload_run.h's, its repetitions run/live_source.h's.
  */
 #ifndef SW_SESSION_H
 #define SW_SESSION_H
@@ -130,36 +132,12 @@ int session_open(struct session *s, const struct battery_opts *o,
  * why no round nor repetition may start any more.
  */
 const char *session_out_of_time(struct session *s);
-/*
- * Everything before a workload's first round: its prerequisites, its
- * directory and the copy of its file; a workload the kernel must refuse
- * runs now and is done. The rounds are set up for the battery's rules
- * (extend: a split check takes repetitions; confirm: a regression a
- * round); the caller sets the baseline. 1 when the workload is done, -1
- * on error (it is done then too).
- */
-int session_start(struct wl *wl);
-/*
- * Sets the workload's sysctls for its next repetitions: 0, or 1 when the
- * kernel refuses one (the workload is done: SKIP), or -1 on error.
- * session_sysctls_restore() puts them back.
- */
-int session_sysctls_apply(struct wl *wl, struct sw_err *err);
-void session_sysctls_restore(void);
-/* The source of repetitions and canaries: rt-app, now. */
-const struct rounds_source *session_source(struct wl *wl,
-					   struct rounds_source *src);
-/*
- * Its rounds are over: samples, rounds, settings and verdicts written,
- * @keep (may be NULL) called with every repetition before the rounds are
- * freed, the status final.
- */
-void session_finish(struct wl *wl,
-		    int (*keep)(struct wl *wl, const struct sample_set *all,
-				struct sw_err *err));
 /* A workload broken by @err (or interrupted): done. */
 void session_error(struct wl *wl, const struct sw_err *err);
-/* Prints the workloads that are final, in order, and updates the index. */
+/*
+ * Prints the workloads that are final, in order, updates the index and
+ * frees what they held.
+ */
 void session_flush(struct session *s);
 /*
  * What was not judged is SKIP ("interrupted"); everything printed, the
