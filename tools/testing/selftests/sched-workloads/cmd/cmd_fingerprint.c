@@ -15,6 +15,7 @@
 #include "cmd/options.h"
 #include "machine/fingerprint.h"
 #include "machine/sched_settings.h"
+#include "machine/settings_diff.h"
 #include "run/battery.h"
 
 #define DIFF_WIDTH	(256 * 1024)

@@ -27,7 +27,7 @@
 #include "lib/json_util.h"
 #include "run/battery.h"
 #include "run/prereq.h"
-#include "machine/sched_settings.h"
+#include "machine/task_sched.h"
 
 #define RECORD_POLL_NS		(50 * 1000 * 1000)	/* /proc sampling */
 #define RECORD_MAX_TASKS	4096	/* threads of the traced tree */
@@ -113,14 +113,14 @@ static void sample_thread(struct recording *r, int tgid, int tid, int ppid)
 	text[strcspn(text, "\n")] = '\0';
 	snprintf(t->comm, sizeof(t->comm), "%s", text);
 	free(text);
-	if (settings_policy_name(tid, t->policy, sizeof(t->policy)))
+	if (task_policy_name(tid, t->policy, sizeof(t->policy)))
 		return;
 	errno = 0;
 	t->nice = getpriority(PRIO_PROCESS, tid);
 	if (t->nice == -1 && errno)
 		return;
 	free(t->cpus);
-	t->cpus = settings_affinity_list(tid);
+	t->cpus = task_affinity_list(tid);
 	t->ppid = ppid;
 	if (t == &r->t[r->n])
 		r->n++;

@@ -71,7 +71,7 @@
 #include "machine/host_gauge.h"
 #include "lib/cpu_list.h"
 #include "lib/json_util.h"
-#include "machine/sched_settings.h"
+#include "machine/settings_diff.h"
 #include "judge/verdict.h"
 
 /* Appends printf output to @buf, which always stays terminated. */

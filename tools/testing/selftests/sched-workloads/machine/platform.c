@@ -7,7 +7,7 @@
 
 #include "lib/util.h"
 #include "machine/platform.h"
-#include "machine/sched_settings.h"
+#include "machine/settings_diff.h"
 
 const char *const platform_keys[] = {
 	"cpuidle.driver", "cpuidle.governor", "clocksource",

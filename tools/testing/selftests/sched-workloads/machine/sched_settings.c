@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Reading the settings that shape scheduling, and naming what differs.
+ * Reading the settings that shape scheduling (machine/sched_settings.h).
  *
  * Values are kept as the kernel prints them (trailing blanks cut), so a
  * difference reads as the files do. Nothing here writes or mounts: what
@@ -10,19 +10,15 @@
 #include <dirent.h>
 #include <errno.h>
 #include <limits.h>
-#include <sched.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 #include <sys/prctl.h>
 #include <sys/resource.h>
 
-#include "lib/cpu_list.h"
+#include "machine/cgroup_mount.h"
 #include "machine/sched_settings.h"
-
-#define BLANKS	" \t\n"
-#define MORE	", ..."
+#include "machine/task_sched.h"
 
 /* <root><path>; -1 when it does not fit. */
 static int rooted(char *buf, size_t len, const char *root, const char *path)
@@ -46,14 +42,13 @@ static char *read_value(const char *path)
 	return s;
 }
 
-/* Is @w (@wlen bytes) one of the blank-separated words of @s? */
-static int has_word(const char *s, const char *w, size_t wlen)
+int settings_has_word(const char *s, const char *w, size_t wlen)
 {
 	size_t len;
 
 	for (;;) {
-		s += strspn(s, BLANKS);
-		len = strcspn(s, BLANKS);
+		s += strspn(s, SETTINGS_BLANKS);
+		len = strcspn(s, SETTINGS_BLANKS);
 		if (!len)
 			return 0;
 		if (len == wlen && !strncmp(s, w, len))
@@ -265,12 +260,13 @@ static void read_fair_class(struct json_object *o, const char *root)
 
 	if (json_object_object_get_ex(o, "sched.features", &f)) {
 		s = json_object_get_string(f);
-		if (has_word(s, "PLACE_LAG", 9) || has_word(s, "NO_PLACE_LAG", 12)) {
+		if (settings_has_word(s, "PLACE_LAG", 9) ||
+		    settings_has_word(s, "NO_PLACE_LAG", 12)) {
 			add(o, "sched.fair", "eevdf");
 			return;
 		}
-		if (has_word(s, "GENTLE_FAIR_SLEEPERS", 20) ||
-		    has_word(s, "NO_GENTLE_FAIR_SLEEPERS", 23)) {
+		if (settings_has_word(s, "GENTLE_FAIR_SLEEPERS", 20) ||
+		    settings_has_word(s, "NO_GENTLE_FAIR_SLEEPERS", 23)) {
 			add(o, "sched.fair", "cfs");
 			return;
 		}
@@ -322,157 +318,6 @@ static void read_cpus(struct json_object *o, const char *root)
 	add_file(o, "cpuidle.governor", root, path);
 }
 
-/* Where a controller's hierarchy holds this process. */
-struct cg_place {
-	int v2;
-	char path[PATH_MAX];		/* as /proc/self/cgroup names it */
-	char mnt[PATH_MAX];		/* <root><mount point> */
-	char mnt_root[PATH_MAX];	/* the hierarchy's directory mounted */
-};
-
-/* Does the comma-separated @list hold @word? */
-static int list_has(const char *list, const char *word)
-{
-	size_t n = strlen(word), len;
-
-	while (*list) {
-		len = strcspn(list, ",");
-		if (len == n && !strncmp(list, word, n))
-			return 1;
-		list += len;
-		if (*list)
-			list++;
-	}
-	return 0;
-}
-
-/*
- * The cgroup of this process for @controller: the line of its v1
- * hierarchy in /proc/self/cgroup, else the v2 line ("0::/path").
- */
-static int cg_path(const char *root, const char *controller,
-		   struct cg_place *pl)
-{
-	char file[PATH_MAX], *text, *line, *save, *v2 = NULL, *found = NULL;
-
-	if (rooted(file, sizeof(file), root, "/proc/self/cgroup"))
-		return -1;
-	text = read_text_file(file, NULL);
-	if (!text)
-		return -1;
-	for (line = strtok_r(text, "\n", &save); line && !found;
-	     line = strtok_r(NULL, "\n", &save)) {
-		char *ctrl = strchr(line, ':'), *path;
-
-		if (!ctrl)
-			continue;
-		*ctrl++ = '\0';
-		path = strchr(ctrl, ':');	/* the path may hold ':' */
-		if (!path)
-			continue;
-		*path++ = '\0';
-		if (!strcmp(line, "0") && !*ctrl)
-			v2 = path;
-		else if (list_has(ctrl, controller))
-			found = path;
-	}
-	pl->v2 = !found;
-	if (!found)
-		found = v2;
-	if (found)
-		snprintf(pl->path, sizeof(pl->path), "%s", found);
-	free(text);
-	return found ? 0 : -1;
-}
-
-/* Undoes mountinfo's octal escapes ("\040" for a space) in place. */
-static void unescape(char *s)
-{
-	char *d = s;
-
-	while (*s) {
-		if (s[0] == '\\' && s[1] >= '0' && s[1] <= '3' &&
-		    s[2] >= '0' && s[2] <= '7' && s[3] >= '0' && s[3] <= '7') {
-			*d++ = (s[1] - '0') * 64 + (s[2] - '0') * 8 + s[3] - '0';
-			s += 4;
-		} else {
-			*d++ = *s++;
-		}
-	}
-	*d = '\0';
-}
-
-/*
- * The directory of the cgroup @path: <mount point>/<@path below the
- * mounted directory>; -1 when @path lies outside it (another namespace).
- */
-static int cg_dir(const struct cg_place *pl, const char *path, char *buf,
-		  size_t len)
-{
-	size_t n = strlen(pl->mnt_root);
-	const char *rel = path;
-	int w;
-
-	if (strcmp(pl->mnt_root, "/")) {
-		if (strncmp(path, pl->mnt_root, n) ||
-		    (path[n] && path[n] != '/'))
-			return -1;
-		rel = path + n;
-	}
-	if (!strcmp(rel, "/"))
-		rel = "";
-	w = snprintf(buf, len, "%s%s", pl->mnt, rel);
-	return w < 0 || (size_t)w >= len ? -1 : 0;
-}
-
-/*
- * The mount of @controller's hierarchy (v1), or of the v2 one, from
- * /proc/self/mountinfo: "id parent dev ROOT POINT opts [tags] - TYPE
- * source SUPER-OPTIONS".
- */
-static int cg_mount(const char *root, const char *controller,
-		    struct cg_place *pl)
-{
-	char file[PATH_MAX], dir[PATH_MAX], *text, *line, *save;
-	int ret = -1;
-
-	if (rooted(file, sizeof(file), root, "/proc/self/mountinfo"))
-		return -1;
-	text = read_text_file(file, NULL);
-	if (!text)
-		return -1;
-	for (line = strtok_r(text, "\n", &save); line && ret;
-	     line = strtok_r(NULL, "\n", &save)) {
-		char *f[3] = { NULL }, *type = NULL, *super = NULL, *tok, *s2;
-		int i = 0, after = -1;
-
-		for (tok = strtok_r(line, " ", &s2); tok;
-		     tok = strtok_r(NULL, " ", &s2), i++) {
-			if (i >= 3 && i <= 4)
-				f[i - 3] = tok;
-			else if (i > 5 && after < 0 && !strcmp(tok, "-"))
-				after = i;
-			else if (after >= 0 && i == after + 1)
-				type = tok;
-			else if (after >= 0 && i == after + 3)
-				super = tok;
-		}
-		if (!f[1] || !type || !super)
-			continue;
-		if (pl->v2 ? strcmp(type, "cgroup2") :
-		    (strcmp(type, "cgroup") || !list_has(super, controller)))
-			continue;
-		unescape(f[0]);
-		unescape(f[1]);
-		snprintf(pl->mnt_root, sizeof(pl->mnt_root), "%s", f[0]);
-		/* A mount of another part of the hierarchy does not count. */
-		if (!rooted(pl->mnt, sizeof(pl->mnt), root, f[1]))
-			ret = cg_dir(pl, pl->path, dir, sizeof(dir));
-	}
-	free(text);
-	return ret;
-}
-
 /* The integer that starts the file @name in @dir; -1 when none does. */
 static int read_ll(const char *dir, const char *name, long long *out)
 {
@@ -517,7 +362,7 @@ static int cg_quota(const char *dir, int v2, long long *q, long long *p)
  * one) and the process's cgroup, as "quota/period".
  */
 static void add_ancestor_limit(struct json_object *o,
-			       const struct cg_place *pl)
+			       const struct cgroup_place *pl)
 {
 	char anc[PATH_MAX], dir[PATH_MAX], val[64];
 	long long q, p, best_q = 0, best_p = 0;
@@ -526,7 +371,7 @@ static void add_ancestor_limit(struct json_object *o,
 	snprintf(anc, sizeof(anc), "%s", pl->path);
 	while ((slash = strrchr(anc, '/')) && slash != anc) {
 		*slash = '\0';
-		if (cg_dir(pl, anc, dir, sizeof(dir)) ||
+		if (cgroup_dir(pl, anc, dir, sizeof(dir)) ||
 		    cg_quota(dir, pl->v2, &q, &p))
 			continue;
 		if (!best_p || (double)q / p < (double)best_q / best_p) {
@@ -576,11 +421,10 @@ static void read_cgroups(struct json_object *o, const char *root)
 	static const char *const cpuset_v2[] = {
 		"cpuset.cpus", "cpuset.cpus.effective", "cpuset.cpus.partition",
 	};
-	struct cg_place pl;
+	struct cgroup_place pl;
 	char dir[PATH_MAX];
 
-	if (!cg_path(root, "cpu", &pl) && !cg_mount(root, "cpu", &pl) &&
-	    !cg_dir(&pl, pl.path, dir, sizeof(dir))) {
+	if (!cgroup_find(root, "cpu", &pl, dir, sizeof(dir))) {
 		if (pl.v2)
 			add_cgroup_files(o, dir, cpu_v2, ARRAY_SIZE(cpu_v2));
 		else
@@ -588,8 +432,7 @@ static void read_cgroups(struct json_object *o, const char *root)
 		add(o, "cgroup.cpu.root", strcmp(pl.path, "/") ? "no" : "yes");
 		add_ancestor_limit(o, &pl);
 	}
-	if (!cg_path(root, "cpuset", &pl) && !cg_mount(root, "cpuset", &pl) &&
-	    !cg_dir(&pl, pl.path, dir, sizeof(dir))) {
+	if (!cgroup_find(root, "cpuset", &pl, dir, sizeof(dir))) {
 		if (pl.v2)
 			add_cgroup_files(o, dir, cpuset_v2,
 					 ARRAY_SIZE(cpuset_v2));
@@ -597,60 +440,6 @@ static void read_cgroups(struct json_object *o, const char *root)
 			add_cgroup_files(o, dir, cpuset_v1,
 					 ARRAY_SIZE(cpuset_v1));
 	}
-}
-
-char *settings_affinity_list(pid_t tid)
-{
-	long n = sysconf(_SC_NPROCESSORS_CONF);
-	cpu_set_t *set;
-	char *list;
-	size_t size;
-
-	if (n < 1)
-		n = 1;
-	for (;;) {
-		set = CPU_ALLOC(n);
-		if (!set)
-			return NULL;
-		size = CPU_ALLOC_SIZE(n);
-		if (!sched_getaffinity(tid, size, set))
-			break;
-		CPU_FREE(set);
-		/* EINVAL: the kernel's mask is longer than ours. */
-		if (errno != EINVAL || n > (1L << 22))
-			return NULL;
-		n *= 2;
-	}
-	list = cpu_list_format(set, size, size * 8);
-	CPU_FREE(set);
-	return list;
-}
-
-int settings_policy_name(pid_t tid, char *buf, size_t size)
-{
-	static const char *const names[] = {
-		[SCHED_OTHER] = "SCHED_OTHER", [SCHED_FIFO] = "SCHED_FIFO",
-		[SCHED_RR] = "SCHED_RR", [SCHED_BATCH] = "SCHED_BATCH",
-		[SCHED_IDLE] = "SCHED_IDLE", [SCHED_DEADLINE] = "SCHED_DEADLINE",
-	};
-	int policy = sched_getscheduler(tid), reset, len;
-	struct sched_param sp;
-
-	if (policy < 0)
-		return -1;
-	reset = policy & SCHED_RESET_ON_FORK;
-	policy &= ~SCHED_RESET_ON_FORK;
-	if ((size_t)policy < ARRAY_SIZE(names) && names[policy])
-		len = snprintf(buf, size, "%s", names[policy]);
-	else
-		len = snprintf(buf, size, "policy%d", policy);
-	if ((policy == SCHED_FIFO || policy == SCHED_RR) &&
-	    !sched_getparam(tid, &sp) && (size_t)len < size)
-		len += snprintf(buf + len, size - len, ":%d",
-				sp.sched_priority);
-	if (reset && (size_t)len < size)
-		snprintf(buf + len, size - len, "|SCHED_RESET_ON_FORK");
-	return 0;
 }
 
 /* What this process passes on to rt-app across fork and exec. */
@@ -670,11 +459,11 @@ static void read_process(struct json_object *o)
 		snprintf(num, sizeof(num), "%d", v);
 		add(o, "nice", num);
 	}
-	list = settings_affinity_list(0);
+	list = task_affinity_list(0);
 	if (list)
 		add(o, "affinity", list);
 	free(list);
-	if (!settings_policy_name(0, policy, sizeof(policy)))
+	if (!task_policy_name(0, policy, sizeof(policy)))
 		add(o, "policy", policy);
 }
 
@@ -683,8 +472,7 @@ static int by_string(const void *a, const void *b)
 	return strcmp(*(const char *const *)a, *(const char *const *)b);
 }
 
-/* @o's keys, sorted, borrowed from @o; NULL when out of memory. */
-static const char **sorted_keys(struct json_object *o, size_t *n)
+const char **settings_sorted_keys(struct json_object *o, size_t *n)
 {
 	const char **keys;
 	size_t i = 0;
@@ -717,7 +505,7 @@ struct json_object *settings_read(const char *root)
 	read_process(o);
 	read_cpus(o, root);
 	/* json-c prints keys in the order they were added. */
-	keys = sorted_keys(o, &n);
+	keys = settings_sorted_keys(o, &n);
 	if (keys)
 		sorted = json_object_new_object();
 	for (i = 0; sorted && i < n; i++)
@@ -726,137 +514,6 @@ struct json_object *settings_read(const char *root)
 	free(keys);
 	json_object_put(o);
 	return sorted;
-}
-
-/* The string value of @key, or NULL when @o lacks it. */
-static const char *value_of(struct json_object *o, const char *key)
-{
-	struct json_object *v;
-
-	if (!o || !json_object_object_get_ex(o, key, &v) || !v)
-		return NULL;
-	return json_object_get_string(v);
-}
-
-/* Counts, and prints to @m unless NULL, the words of @a that @b lacks. */
-static int words_only_in(const char *a, const char *b, FILE *m)
-{
-	int n = 0;
-	size_t len;
-
-	for (;;) {
-		a += strspn(a, BLANKS);
-		len = strcspn(a, BLANKS);
-		if (!len)
-			break;
-		if (!has_word(b, a, len)) {
-			if (m)
-				fprintf(m, "%s%.*s", n ? " " : "", (int)len, a);
-			n++;
-		}
-		a += len;
-	}
-	if (m && !n)
-		fputs("(none)", m);
-	return n;
-}
-
-static void print_value(FILE *m, const char *v)
-{
-	fputs(!v ? "(unset)" : !*v ? "\"\"" : v, m);
-}
-
-/*
- * "key a -> b". Of two word lists (sched.features) only the words that
- * differ: the whole lists would bury the one flag that changed.
- */
-static char *diff_item(const char *key, const char *a, const char *b)
-{
-	char *out = NULL;
-	size_t size;
-	FILE *m;
-
-	m = open_memstream(&out, &size);
-	if (!m)
-		return NULL;
-	fprintf(m, "%s ", key);
-	if (a && b && strpbrk(a, BLANKS) && strpbrk(b, BLANKS) &&
-	    (words_only_in(a, b, NULL) || words_only_in(b, a, NULL))) {
-		words_only_in(a, b, m);
-		fputs(" -> ", m);
-		words_only_in(b, a, m);
-	} else {
-		print_value(m, a);
-		fputs(" -> ", m);
-		print_value(m, b);
-	}
-	if (fclose(m)) {
-		free(out);
-		return NULL;
-	}
-	return out;
-}
-
-static int differs(const char *a, const char *b)
-{
-	return !a != !b || (a && strcmp(a, b));
-}
-
-size_t settings_diff(struct json_object *base, struct json_object *cur,
-		     char *buf, size_t len)
-{
-	const char **bk = NULL, **ck = NULL, **diff = NULL;
-	size_t nb, nc, i = 0, j = 0, n = 0, k, pos = 0;
-
-	if (len)
-		buf[0] = '\0';
-	if (!base)
-		return 0;
-	bk = sorted_keys(base, &nb);
-	ck = sorted_keys(cur, &nc);
-	diff = calloc(nb + nc + 1, sizeof(*diff));
-	if (!bk || !ck || !diff)
-		goto out;
-	/* The union of the two sorted key lists, in order. */
-	while (i < nb || j < nc) {
-		int c = i == nb ? 1 : j == nc ? -1 : strcmp(bk[i], ck[j]);
-		const char *key = c <= 0 ? bk[i] : ck[j];
-
-		if (c <= 0)
-			i++;
-		if (c >= 0)
-			j++;
-		if (differs(value_of(base, key), value_of(cur, key)))
-			diff[n++] = key;
-	}
-	for (k = 0; k < n; k++) {
-		const char *sep = pos ? ", " : "";
-		char *item = diff_item(diff[k], value_of(base, diff[k]),
-				       value_of(cur, diff[k]));
-		size_t need;
-
-		if (!item)
-			break;
-		/* Room for the item, and for MORE after it if others follow. */
-		need = strlen(sep) + strlen(item) +
-		       (k + 1 < n ? strlen(MORE) : 0);
-		if (pos + need < len) {
-			pos += snprintf(buf + pos, len - pos, "%s%s", sep, item);
-			free(item);
-			continue;
-		}
-		free(item);
-		if (pos)
-			snprintf(buf + pos, len - pos, "%s", MORE);
-		else if (len > strlen("..."))
-			snprintf(buf, len, "...");
-		break;
-	}
-out:
-	free(bk);
-	free(ck);
-	free(diff);
-	return n;
 }
 
 int settings_of(struct json_object *doc, const char *file,

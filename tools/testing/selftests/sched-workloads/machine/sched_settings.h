@@ -4,32 +4,29 @@
  * (rt-app inherits them): scheduler sysctls and debugfs knobs, the cpu
  * and cpuset cgroup, timer slack, nice, affinity and policy, online and
  * isolated CPUs, cpufreq and cpuidle. Each run and each baseline records
- * them, so that a verdict can say what differs from its baseline's.
+ * them, so that a verdict can say what differs from its baseline's
+ * (machine/settings_diff.h).
+ *
+ * A settings object is flat, of string values, as the kernel prints
+ * them: a few are lists of words (sched.features).
  */
 #ifndef SW_SETTINGS_H
 #define SW_SETTINGS_H
 
-#include <sys/types.h>
+#include <stddef.h>
 #include <json-c/json.h>
 #include "lib/util.h"
 
+/* What separates the words of a value. */
+#define SETTINGS_BLANKS	" \t\n"
+
 /*
- * A new flat object of string values, keys in sorted order, e.g.
+ * A new settings object, keys in sorted order, e.g.
  * "kernel.sched_rt_runtime_us": "950000". Every /proc and /sys path is
  * read under @root ("" or NULL: the real system); what cannot be read is
  * left out. NULL only when out of memory.
  */
 struct json_object *settings_read(const char *root);
-
-/*
- * Writes "key base -> cur" for every key whose value differs, sorted by
- * key and separated by ", " ("(unset)" for a key one side lacks; of two
- * word lists, only the words that differ) into @buf, cut with "..." at an
- * item's end when @len is short. Returns how many keys differ: 0 with an
- * empty @buf when @base is NULL (recorded before settings were).
- */
-size_t settings_diff(struct json_object *base, struct json_object *cur,
-		     char *buf, size_t len);
 
 /*
  * The settings recorded in @doc, a fingerprint or a baseline file (its
@@ -39,6 +36,11 @@ size_t settings_diff(struct json_object *base, struct json_object *cur,
 int settings_of(struct json_object *doc, const char *file,
 		struct json_object **out, struct sw_err *err);
 
+/* @o's *@n keys, sorted, borrowed from @o; NULL when out of memory. */
+const char **settings_sorted_keys(struct json_object *o, size_t *n);
+/* Is @w (@wlen bytes) one of the words of the value @s? */
+int settings_has_word(const char *s, const char *w, size_t wlen);
+
 /* The CPUs online now, as the kernel lists them ("0-3"); NULL if unknown. */
 char *settings_online_cpus(void);
 /*
@@ -46,16 +48,5 @@ char *settings_online_cpus(void);
  * kernel.sched_rt_period_us. -1 when unreadable.
  */
 int settings_rt_bandwidth(long *runtime_us, long *period_us);
-
-/*
- * Task @tid's affinity as a CPU list ("0-3,6"), its mask sized to the
- * kernel's CPU count; NULL when it cannot be read. To be freed.
- */
-char *settings_affinity_list(pid_t tid);
-/*
- * Its policy: "SCHED_OTHER", "SCHED_FIFO:50", with "|SCHED_RESET_ON_FORK"
- * if set. 0, or -1 when the task is gone.
- */
-int settings_policy_name(pid_t tid, char *buf, size_t size);
 
 #endif /* SW_SETTINGS_H */
