@@ -23,7 +23,6 @@
  * CPUs the caller may run on, so the canary stays ~1 s on any machine.
  */
 #define CANARY_MAX_CPUS		8
-#define CANARY_FIFO_PRIO	50
 /* Its bound in a run: five times what it takes on an idle machine. */
 #define CANARY_BOUND_S		5
 
