@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * sched_stream_check: feed the trace analysis's scheduler state machine
- * (trace/trace_sched.c) a text stream of sched events on any number of CPUs,
+ * (trace/trace_events.h) a text stream of sched events on any number of CPUs,
  * without a trace.dat, and print the trace metrics as metrics.json does.
  * For tests of machines this one is not (256 CPUs, 8192).
  *
@@ -24,7 +24,12 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "trace/trace_state.h"
+#include "trace/trace_conditions.h"
+#include "trace/trace_events.h"
+#include "trace/trace_infer.h"
+#include "trace/trace_report.h"
+#include "trace/trace_sched.h"
+#include "trace/trace_state.h"	/* ta_classify() */
 #include "checker_opts.h"
 
 /* One line's event; 0, or -1 when malformed. */

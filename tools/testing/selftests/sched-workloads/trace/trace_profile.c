@@ -5,7 +5,8 @@
  */
 #include <stdlib.h>
 
-#include "trace/trace_state.h"
+#include "trace/trace_report.h"
+#include "trace/trace_state.h"	/* ta_window_ns() */
 
 int trace_report_profiles(const struct trace_report *r,
 			  struct trace_profile **out, size_t *n,

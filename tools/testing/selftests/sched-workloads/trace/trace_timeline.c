@@ -10,7 +10,8 @@
 #include <string.h>
 #include <json-c/json.h>
 
-#include "trace/trace_state.h"
+#include "trace/trace_report.h"
+#include "trace/trace_timeline.h"
 
 int tl_init(struct trace_report *r, uint64_t start, uint64_t end)
 {
