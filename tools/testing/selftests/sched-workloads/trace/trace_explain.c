@@ -201,10 +201,10 @@ void trace_report_explain(const struct trace_report *r, FILE *f)
 	} else {
 		explain_stretches(f, "wc",
 				  "a CPU idle while a task that may run there waited",
-				  &r->wc_eps, r->wc_ns, base);
+				  &r->wc_stretches, r->wc_ns, base);
 		explain_stretches(f, "rt",
 				  "an RT task waiting while a CPU it may use idled or ran lower",
-				  &r->rt_eps, r->rt_lower_ns, base);
+				  &r->rt_stretches, r->rt_lower_ns, base);
 	}
 	explain_neighbours(r, f);
 }
@@ -301,9 +301,9 @@ struct json_object *trace_report_explain_json(const struct trace_report *r)
 	uint64_t base = r->ws > r->first_ts ? r->ws : r->first_ts;
 	struct json_object *o = json_object_new_object();
 
-	json_object_object_add(o, "wc", stretches_json(r, &r->wc_eps, r->wc_ns,
-						       base));
-	json_object_object_add(o, "rt", stretches_json(r, &r->rt_eps,
+	json_object_object_add(o, "wc", stretches_json(r, &r->wc_stretches,
+						       r->wc_ns, base));
+	json_object_object_add(o, "rt", stretches_json(r, &r->rt_stretches,
 						       r->rt_lower_ns, base));
 	json_object_object_add(o, "neighbours", neighbours_json(r));
 	return o;

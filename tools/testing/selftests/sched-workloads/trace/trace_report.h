@@ -32,9 +32,11 @@ enum ta_state {
 #define TA_MASK_ALL	1
 
 /*
- * A stretch of a condition (work conservation, an RT task's wait while
- * lower), as it began: a task waiting on one CPU while another CPU it may
- * use idled or ran something lower.
+ * A stretch: one unbroken interval during which a condition held (work
+ * conservation broken, an RT task waiting while lower), as it began: a
+ * task waiting on one CPU while another CPU it may use idled or ran
+ * something lower. "Stretch" is the word of the --explain output and of
+ * wc.longest, so the code uses no other for it.
  */
 struct ta_stretch {
 	uint64_t start, len;
@@ -74,7 +76,7 @@ struct ta_task {
 	int rt_listed;		/* on the report's rt_waiting list */
 	int was_rt;
 	uint64_t pi_block_ts;	/* boosted a lock owner, not run since */
-	struct ta_stretch rt_ep;	/* the rt_lower stretch going on */
+	struct ta_stretch rt_cur;	/* the rt_lower stretch going on */
 
 	struct series wakeup_lat;	/* us */
 	uint64_t cpu_ns, wait_ns, wait_max_ns, wait_cur_ns;
@@ -180,9 +182,14 @@ struct trace_report {
 	int wc_active;
 	uint64_t wc_ns;
 	struct ta_stretch wc_cur;	/* the stretch going on */
-	struct ta_stretches wc_eps;	/* wc.longest = wc_eps.top[0].len */
+	union {
+		/* wc.longest = wc_stretches.top[0].len */
+		struct ta_stretches wc_stretches;
+		/* the same, by the name trace/trace_metrics.c still reads */
+		struct ta_stretches wc_eps;
+	};
 	uint64_t rt_lower_ns;
-	struct ta_stretches rt_eps;	/* of every task's rt_lower */
+	struct ta_stretches rt_stretches;	/* of every task's rt_lower */
 	/* SMT cores (trace_opts.core_of), indexed by core: its lowest CPU */
 	int smt_known;
 	int *core_threads, *core_busy, *core_idle;	/* [ncpus] */

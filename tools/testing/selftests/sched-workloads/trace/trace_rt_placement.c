@@ -15,11 +15,11 @@
 #include "trace/trace_stretch.h"
 #include "trace/trace_tasks.h"
 
-static void rt_ep_end(struct trace_report *r, struct ta_task *t,
+static void rt_stretch_end(struct trace_report *r, struct ta_task *t,
 			   uint64_t ts)
 {
 	t->rt_lower = 0;
-	ta_stretch_end(r, &r->rt_eps, &t->rt_ep, ts);
+	ta_stretch_end(r, &r->rt_stretches, &t->rt_cur, ts);
 }
 
 void ta_rt_list_del(struct trace_report *r, struct ta_task *t)
@@ -36,7 +36,7 @@ void ta_rt_list_del(struct trace_report *r, struct ta_task *t)
 	t->rt_listed = 0;
 	/* the conditions were integrated up to this event */
 	if (t->rt_lower)
-		rt_ep_end(r, t, r->last_adv);
+		rt_stretch_end(r, t, r->last_adv);
 }
 
 void ta_rt_list_update(struct trace_report *r, struct ta_task *t)
@@ -115,11 +115,11 @@ static int rt_condition(const struct trace_report *r, const struct ta_task *t)
 }
 
 /* Starts @t's rt_lower stretch at @ts, naming @cpu and what it runs. */
-static void rt_ep_begin(struct trace_report *r, struct ta_task *t,
+static void rt_stretch_begin(struct trace_report *r, struct ta_task *t,
 			     int cpu, uint64_t ts)
 {
 	const struct ta_cpu *cp = &r->cpu[cpu];
-	struct ta_stretch *e = &t->rt_ep;
+	struct ta_stretch *e = &t->rt_cur;
 	const struct ta_task *o = NULL;
 
 	memset(e, 0, sizeof(*e));
@@ -168,9 +168,9 @@ void ta_rt_reevaluate(struct trace_report *r, uint64_t ts)
 		int cpu = rt_condition(r, t);
 
 		if (cpu >= 0 && !t->rt_lower)
-			rt_ep_begin(r, t, cpu, ts);
+			rt_stretch_begin(r, t, cpu, ts);
 		else if (cpu < 0 && t->rt_lower)
-			rt_ep_end(r, t, ts);
+			rt_stretch_end(r, t, ts);
 	}
 }
 
@@ -180,5 +180,5 @@ void ta_rt_finish(struct trace_report *r, uint64_t end)
 
 	for (t = r->rt_waiting; t; t = t->rt_next)
 		if (t->rt_lower)
-			rt_ep_end(r, t, end);
+			rt_stretch_end(r, t, end);
 }

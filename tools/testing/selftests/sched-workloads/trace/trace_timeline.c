@@ -2,7 +2,7 @@
 /*
  * A timeline of a short span of the trace, for a figure of what happened
  * around a stretch that --explain names: per CPU, what ran (pid 0 when
- * idle), and each stretch a task waited runnable on a CPU's runqueue.
+ * idle), and each wait of a runnable task on a CPU's runqueue.
  * trace/trace_sched.c hands over every segment as it ends (tl_add()); those
  * that overlap the span are kept, clipped to it, and written as JSON.
  */

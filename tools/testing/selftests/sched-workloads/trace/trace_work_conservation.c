@@ -32,7 +32,7 @@ static int wc_condition(const struct trace_report *r)
 }
 
 /* Names one idle CPU and one task that may run there but waits. */
-static void wc_begin(struct trace_report *r, uint64_t ts)
+static void wc_stretch_begin(struct trace_report *r, uint64_t ts)
 {
 	struct ta_stretch *e = &r->wc_cur;
 	const struct ta_task *t;
@@ -72,14 +72,14 @@ void ta_wc_reevaluate(struct trace_report *r, uint64_t ts)
 		return;
 	active = wc_condition(r);
 	if (active && !r->wc_active)
-		wc_begin(r, ts);
+		wc_stretch_begin(r, ts);
 	if (!active && r->wc_active)
-		ta_stretch_end(r, &r->wc_eps, &r->wc_cur, ts);
+		ta_stretch_end(r, &r->wc_stretches, &r->wc_cur, ts);
 	r->wc_active = active;
 }
 
 void ta_wc_finish(struct trace_report *r, uint64_t end)
 {
 	if (r->wc_active)
-		ta_stretch_end(r, &r->wc_eps, &r->wc_cur, end);
+		ta_stretch_end(r, &r->wc_stretches, &r->wc_cur, end);
 }
