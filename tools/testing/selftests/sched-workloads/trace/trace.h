@@ -9,8 +9,8 @@
  * latencies are kept one by one up to SERIES_EXACT_MAX (lib/stats.h), in a
  * histogram beyond.
  */
-#ifndef SW_TRACE_ANALYZE_H
-#define SW_TRACE_ANALYZE_H
+#ifndef SW_TRACE_H
+#define SW_TRACE_H
 
 #include <stddef.h>
 #include <stdint.h>
@@ -158,4 +158,4 @@ int trace_report_profiles(const struct trace_report *r,
 const char *trace_report_note(const struct trace_report *r);
 void trace_report_free(struct trace_report *r);
 
-#endif /* SW_TRACE_ANALYZE_H */
+#endif /* SW_TRACE_H */

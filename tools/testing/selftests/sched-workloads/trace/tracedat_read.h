@@ -13,9 +13,12 @@
  * it does not take (version 6, a compression other than zstd, timestamps
  * that need libtracecmd's corrections) are left to libtracecmd, which
  * gives the same events.
+ *
+ * Its handle, struct trace_pages, names its functions: the pages of one
+ * buffer, as trace/tracedat_read.c holds them.
  */
-#ifndef SW_TRACE_PAGES_H
-#define SW_TRACE_PAGES_H
+#ifndef SW_TRACEDAT_READ_H
+#define SW_TRACEDAT_READ_H
 
 #include <traceevent/event-parse.h>
 
@@ -70,4 +73,4 @@ int trace_pages_iterate(struct trace_pages *p,
 
 void trace_pages_close(struct trace_pages *p);
 
-#endif /* SW_TRACE_PAGES_H */
+#endif /* SW_TRACEDAT_READ_H */

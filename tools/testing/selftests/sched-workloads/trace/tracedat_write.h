@@ -8,8 +8,8 @@
  * the analysis or `trace-cmd report` does not need. The file is written
  * under a temporary name and renamed when complete.
  */
-#ifndef SW_TRACE_WRITE_H
-#define SW_TRACE_WRITE_H
+#ifndef SW_TRACEDAT_WRITE_H
+#define SW_TRACEDAT_WRITE_H
 
 #include "lib/util.h"
 
@@ -26,4 +26,4 @@ struct tracefs_instance;
 int trace_write(struct tracefs_instance *inst, const char *path,
 		struct sw_err *err);
 
-#endif /* SW_TRACE_WRITE_H */
+#endif /* SW_TRACEDAT_WRITE_H */
