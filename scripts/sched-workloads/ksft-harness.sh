@@ -15,7 +15,14 @@
 # the test that parses the battery's output as the kernel's tools do.
 set -eu
 
-top=$(cd "$(dirname "$0")/../.." && pwd)
+# The tree this script is in, as its desk's tools
+desk=scripts/sched-workloads
+here=$(cd "$(dirname "$0")" && pwd)
+top=${here%/"$desk"}
+if [ "$top" = "$here" ]; then
+	echo "ksft-harness: $here is not a kernel tree's $desk" >&2
+	exit 1
+fi
 cache=${SW_HARNESS_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/sched-workloads/harness}
 
 files="tools/testing/selftests/Makefile

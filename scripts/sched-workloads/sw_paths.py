@@ -1,14 +1,63 @@
 # SPDX-License-Identifier: GPL-2.0
-"""Where the collection is, seen from scripts/sched-workloads/, the
-desk's tools: its binary, its battery, and its lab/ python (the reader
-of result directories, which the installed collection has too), which
-importing this puts on sys.path."""
+"""Where things are, for the desk's tools: the one module of them that
+knows the kernel tree's layout.
+
+Two homes, split by who runs what:
+
+  tools/testing/selftests/sched-workloads/   the collection: what a lab
+      installs and runs with kselftest (run_kselftest.sh): the binary,
+      workloads/, baselines/, lab/ (its wrapper, LAVA definition, KCIDB
+      export, the reader of result directories)
+  scripts/sched-workloads/                   the desk: what a developer
+      runs in a kernel tree: vm (a kernel booted in a QEMU guest),
+      report, history, contribute, and the kernel builds and campaigns
+      to come
+
+The desk is kept out of the collection so that kselftest's install and
+gen_tar never carry it: its tools need the tree (its sources, git, a
+kernel to build or boot, QEMU, apt), a lab has none of these. It stays
+in the same tree, not a project of its own as virtme-ng is, because it
+goes with the collection commit for commit: vm builds the guest's binary
+from these sources, --reproduce checks out the commit a baseline names.
+
+Each side finds the other once. The binary runs the desk's tools from
+the directory its build.mk named when it was built (SW_DESK_DIR, the
+tree it was built in: an O= build or the guest's binary is not beside
+the tree), or from $SCHED_WORKLOADS_DESK; it names itself to them in
+SW_BINARY. The tools find the collection here, from their own place in
+the tree: they need its sources (to build a guest's binary, to write a
+contributed workload, for git's view of the commit), which the binary
+that ran them, an installed or O= one, need not sit beside. Importing
+this puts the collection's lab/ on sys.path (the reader of result
+directories).
+"""
 import os
 import sys
 
-HERE = os.path.dirname(os.path.abspath(__file__))
-COLLECTION = os.path.normpath(os.path.join(
-    HERE, "..", "..", "tools", "testing", "selftests", "sched-workloads"))
+# Where each home is in a kernel tree, from its top
+DESK_IN_TREE = os.path.join("scripts", "sched-workloads")
+COLLECTION_IN_TREE = os.path.join("tools", "testing", "selftests",
+                                  "sched-workloads")
+
+# This directory: the desk's tools
+DESK = os.path.dirname(os.path.abspath(__file__))
+
+
+def tree_top(desk):
+    """The top of the kernel tree whose desk's tools are at @desk."""
+    tail = os.sep + DESK_IN_TREE
+    if not desk.endswith(tail):
+        raise ImportError("%s: not a kernel tree's %s" % (desk, DESK_IN_TREE))
+    return desk[:-len(tail)]
+
+
+def collection(top):
+    """The collection's directory in the kernel tree at @top."""
+    return os.path.join(top, COLLECTION_IN_TREE)
+
+
+TOP = tree_top(DESK)
+COLLECTION = collection(TOP)
 LAB = os.path.join(COLLECTION, "lab")
 
 if LAB not in sys.path:

@@ -201,6 +201,7 @@ def cross_binary(arch, root):
     # it: the same sources give the same binary in any checkout
     r = run_quiet(["make", "-s", "-C", sw_paths.COLLECTION,
                    "OUTPUT=" + out, "CC=" + cc, "SW_SOURCE_DIR=/opt/sw",
+                   "SW_DESK_DIR=/opt/sw/desk",
                    "LDFLAGS=-s -Wl,-rpath-link=%s:%s" %
                    (libdir, os.path.join(root, "lib", arch.triplet)),
                    binary], env=env)

@@ -96,7 +96,7 @@ def kernel_package(made, work):
 def worktree(commit, work):
     """The collection at @commit, built, in a git worktree under @work:
     its top directory."""
-    top = subprocess.run(["git", "-C", sw_paths.HERE, "rev-parse",
+    top = subprocess.run(["git", "-C", sw_paths.TOP, "rev-parse",
                           "--show-toplevel"], capture_output=True,
                          text=True).stdout.strip()
     tree = os.path.join(work, "tree")
@@ -128,8 +128,7 @@ def again_path(original, out):
 def boot_again(made, kernel, tree, out):
     """The worktree's "vm" with @made's guest and arguments: the
     baselines it records land in @out."""
-    binary = os.path.join(tree, "tools", "testing", "selftests",
-                          "sched-workloads", "sched-workloads")
+    binary = os.path.join(sw_paths.collection(tree), "sched-workloads")
     vm = made["vm"]
     argv = [binary, "vm", "--deterministic", "--kernel", kernel,
             "--topology", vm["topology"], "--pace", str(vm["pace"]),
@@ -138,8 +137,10 @@ def boot_again(made, kernel, tree, out):
     if made["boot"]["workloads"] is not None:
         argv += ["--boot", str(made["boot"]["index"])]
     argv += ["--"] + made["boot"]["args"]
-    r = subprocess.run(argv, capture_output=True, text=True,
-                       env=dict(os.environ, SW_BINARY=binary))
+    # the worktree's own tools, not another desk's
+    env = dict(os.environ, SW_BINARY=binary)
+    env.pop("SCHED_WORKLOADS_DESK", None)
+    r = subprocess.run(argv, capture_output=True, text=True, env=env)
     if r.returncode not in (0, 1):
         raise ReproduceError("the guest did not record them (exit %d): %s"
                              % (r.returncode, (r.stdout + r.stderr)[-2000:]))

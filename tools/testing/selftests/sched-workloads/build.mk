@@ -9,13 +9,21 @@ SW_ROOT := $(patsubst %/,%,$(dir $(lastword $(MAKEFILE_LIST))))
 SW_LIBS := json-c libtracefs libtracecmd libtraceevent libzstd
 SW_PKG_CFLAGS := $(shell pkg-config --cflags $(SW_LIBS) 2>/dev/null)
 SW_PKG_LIBS := $(shell pkg-config --libs $(SW_LIBS) 2>/dev/null)
-# SW_SOURCE_DIR: where the python3 programs of a tree are found when the
-# binary runs from elsewhere (O=); an installed copy has its own lab/.
-# A guest's binary sets it to where its guest has them (vm_guest.py): a
-# host path would make the binary, and so the guest, the host's.
+# Where things are, named once, here, where the tree's layout is known:
+#   SW_TREE        the kernel tree (the collection is its
+#                  tools/testing/selftests/sched-workloads)
+#   SW_SOURCE_DIR  the collection's sources: the lab/ a binary built
+#                  elsewhere (O=) runs; an installed one has lab/ beside it
+#   SW_DESK_DIR    the desk's tools, run for report, history and vm
+#                  ($SCHED_WORKLOADS_DESK overrides it)
+# A guest's binary sets the last two to paths of its guest (vm_guest.py):
+# a host path would make the binary, and so the guest, the host's.
+SW_TREE := $(abspath $(SW_ROOT)/../../../..)
 SW_SOURCE_DIR ?= $(abspath $(SW_ROOT))
+SW_DESK_DIR ?= $(SW_TREE)/scripts/sched-workloads
 SW_CPPFLAGS := -D_GNU_SOURCE -I$(abspath $(SW_ROOT)) \
-	-DSW_SOURCE_DIR='"$(SW_SOURCE_DIR)"' $(SW_PKG_CFLAGS)
+	-DSW_SOURCE_DIR='"$(SW_SOURCE_DIR)"' -DSW_DESK_DIR='"$(SW_DESK_DIR)"' \
+	$(SW_PKG_CFLAGS)
 SW_LDLIBS := $(SW_PKG_LIBS) -lm -pthread
 
 # The layers, top down: a file calls its own layer or those below it

@@ -19,13 +19,13 @@ int cmd_qualify(int argc, char **argv);
 int cmd_fingerprint(int argc, char **argv);
 int cmd_canary(int argc, char **argv);
 int cmd_index(int argc, char **argv);
+int cmd_export(int argc, char **argv);		/* cmd/cmd_script.c */
+
 /*
- * The python3 programs (cmd/cmd_script.c): export for a lab, report and
- * history for a desk.
+ * Runs python3 (/usr/bin's if any) on the program at @path with
+ * argv[1..], SW_BINARY naming this binary. Returns only on error:
+ * SW_EXIT_SKIP when python3 is missing, saying so.
  */
-int cmd_export(int argc, char **argv);
-int cmd_report(int argc, char **argv);
-int cmd_history(int argc, char **argv);
-int cmd_vm(int argc, char **argv);
+int run_python(const char *path, int argc, char **argv);
 
 #endif /* SW_CMD_H */

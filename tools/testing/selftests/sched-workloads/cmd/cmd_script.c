@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * sched-workloads export / report / history: python3 programs (they read
- * result directories and draw; nothing there needs the tracing or rt-app
- * code), run as subcommands with their own --help. SW_BINARY names this
- * binary for them.
+ * The python3 programs the binary runs as subcommands, with their own
+ * --help: they read result directories and draw, and nothing there needs
+ * the tracing or rt-app code. SW_BINARY names this binary for them. The
+ * lab's (export) is here; the desk's are in desk/desk_tools.c.
  */
 #include <errno.h>
 #include <limits.h>
@@ -21,40 +21,15 @@
  */
 #define SYSTEM_PYTHON	"/usr/bin/python3"
 
-/*
- * Where a program is: the lab's in lab/ beside the binary (an installed
- * collection, or the tree), else in the tree it was built from; the
- * desk's in that tree's scripts/sched-workloads/ only.
- */
-static int find_script(const char *script, int desk, char *path, size_t len)
+int run_python(const char *path, int argc, char **argv)
 {
-	char dir[PATH_MAX], rel[128];
-
-	snprintf(rel, sizeof(rel), "%s%s",
-		 desk ? "../../../../scripts/sched-workloads/" : "lab/", script);
-	if (!desk && !exe_dir(dir, sizeof(dir)) &&
-	    !path_join(path, len, dir, rel) && !access(path, R_OK))
-		return 0;
-	return path_join(path, len, SW_SOURCE_DIR, rel) || access(path, R_OK);
-}
-
-/*
- * Runs python3 (/usr/bin's if any) on @script with argv[1..]. Returns
- * only on error: SW_EXIT_SKIP when python3 or the script is missing,
- * saying so.
- */
-static int run_script(const char *script, int desk, int argc, char **argv)
-{
-	char path[PATH_MAX], self[PATH_MAX];
+	char self[PATH_MAX];
 	char **args;
 	int i;
 
-	if (exe_path(self, sizeof(self)) ||
-	    find_script(script, desk, path, sizeof(path))) {
-		fprintf(stderr, "sched-workloads: %s: %s not found%s\n", argv[0],
-			script, desk ?
-			": a tool of a desk, in a kernel tree's scripts/sched-workloads/, not installed with the collection" :
-			" beside the binary (install the collection with its lab/)");
+	if (exe_path(self, sizeof(self))) {
+		fprintf(stderr, "sched-workloads: %s: /proc/self/exe: %s\n",
+			argv[0], strerror(errno));
 		return SW_EXIT_SKIP;
 	}
 	args = calloc(argc + 2, sizeof(*args));
@@ -63,7 +38,7 @@ static int run_script(const char *script, int desk, int argc, char **argv)
 		return SW_EXIT_RUN_ERROR;
 	}
 	args[0] = "python3";
-	args[1] = path;
+	args[1] = (char *)path;
 	for (i = 1; i < argc; i++)
 		args[i + 1] = argv[i];
 	setenv("SW_BINARY", self, 1);
@@ -83,22 +58,29 @@ static int run_script(const char *script, int desk, int argc, char **argv)
 	return SW_EXIT_SKIP;
 }
 
+/*
+ * The lab's programs are installed with the collection, in lab/ beside
+ * the binary; a binary built elsewhere (O=) takes its sources' lab/.
+ */
+static int find_lab_script(const char *script, char *path, size_t len)
+{
+	char dir[PATH_MAX], rel[128];
+
+	snprintf(rel, sizeof(rel), "lab/%s", script);
+	if (!exe_dir(dir, sizeof(dir)) && !path_join(path, len, dir, rel) &&
+	    !access(path, R_OK))
+		return 0;
+	return path_join(path, len, SW_SOURCE_DIR, rel) || access(path, R_OK);
+}
+
 int cmd_export(int argc, char **argv)
 {
-	return run_script("kcidb.py", 0, argc, argv);
-}
+	char path[PATH_MAX];
 
-int cmd_report(int argc, char **argv)
-{
-	return run_script("report.py", 1, argc, argv);
-}
-
-int cmd_history(int argc, char **argv)
-{
-	return run_script("history.py", 1, argc, argv);
-}
-
-int cmd_vm(int argc, char **argv)
-{
-	return run_script("vm.py", 1, argc, argv);
+	if (find_lab_script("kcidb.py", path, sizeof(path))) {
+		fprintf(stderr, "sched-workloads: %s: kcidb.py not found beside the binary (install the collection with its lab/)\n",
+			argv[0]);
+		return SW_EXIT_SKIP;
+	}
+	return run_python(path, argc, argv);
 }

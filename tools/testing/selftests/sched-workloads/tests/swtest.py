@@ -15,11 +15,28 @@ import unittest
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 COLLECTION = os.path.dirname(HERE)
-TOP = os.path.abspath(os.path.join(COLLECTION, "..", "..", "..", ".."))
 FIXTURES = os.path.join(HERE, "fixtures")
+
+
+def build_var(name):
+    """A variable of build.mk, the one description of the build (its
+    sources by layer, libraries and flags, where things are), as a list
+    of words."""
+    try:
+        out = subprocess.run(["make", "-s", "--no-print-directory", "-f",
+                              "build.mk", "print-" + name], cwd=COLLECTION,
+                             capture_output=True, text=True, check=True)
+    except (OSError, subprocess.CalledProcessError):
+        return []       # an installed collection: no sources
+    return out.stdout.split()
+
+
+# The kernel tree, and the desk's tools in it, where the binary built
+# here finds them.
+TOP = " ".join(build_var("SW_TREE"))
+SCRIPTS = " ".join(build_var("SW_DESK_DIR"))
 # The python of the collection (lab/: results.py, kcidb.py) and of the
-# desk (scripts/sched-workloads/: report.py, breaker.py...) is tested too.
-SCRIPTS = os.path.join(TOP, "scripts", "sched-workloads")
+# desk (report.py, breaker.py...) is tested too.
 sys.path.insert(1, os.path.join(COLLECTION, "lab"))
 sys.path.insert(1, SCRIPTS)
 from ktap_parse import ktap_results  # noqa: E402,F401 (for the tests)
@@ -110,18 +127,6 @@ def sweep_stale_instances(tracefs="/sys/kernel/tracing"):
         os.rmdir(os.path.join(path, name))
         swept.append(name)
     return swept
-
-
-def build_var(name):
-    """A variable of build.mk, the one description of the build (its
-    sources by layer, libraries and flags), as a list of words."""
-    try:
-        out = subprocess.run(["make", "-s", "--no-print-directory", "-f",
-                              "build.mk", "print-" + name], cwd=COLLECTION,
-                             capture_output=True, text=True, check=True)
-    except (OSError, subprocess.CalledProcessError):
-        return []       # an installed collection: no sources
-    return out.stdout.split()
 
 
 # What trace_check and sched_stream_check link with: the trace analysis
