@@ -9,7 +9,7 @@
 #
 # Also: contribute (a program to a reproducer with its breaker and
 # baseline: NAME=<name> CMD="<command>" or TRACE=<trace.dat>, options of
-# scripts/sched-workloads/contribute.py in CONTRIBUTE_ARGS), harness, build, build-asan, style,
+# "sched-workloads contribute" in CONTRIBUTE_ARGS), harness, build, build-asan, style,
 # metrics-doc, detectable-doc (the documentation's generated lists), clean, bench (what the trace
 # analyzer costs, in figures: bench/bench.py; BENCH_ARGS=... to it), and
 # fuzz (each libFuzzer harness for FUZZ_SECONDS, default 900; then
@@ -84,7 +84,7 @@ contribute:
 		exit 2; }
 	$(SW_SCRIPTS)/deps.sh run
 	@$(MAKE) --no-print-directory build
-	$(PYTHON) $(SW_SCRIPTS)/contribute.py --binary $(SW_BIN) $(CONTRIBUTE_ARGS) \
+	$(SW_BIN) contribute $(CONTRIBUTE_ARGS) \
 		$(if $(TRACE),--trace $(TRACE)) $(NAME) $(if $(CMD),-- $(CMD))
 
 BENCH_ARGS ?=

@@ -2,8 +2,8 @@
 # SPDX-License-Identifier: GPL-2.0
 """From a program that misbehaves to a reproducer to send, in one command.
 
-  contribute.py [options] NAME -- COMMAND [ARG...]
-  contribute.py [options] --trace TRACE.dat NAME
+  sched-workloads contribute [options] NAME -- COMMAND [ARG...]
+  sched-workloads contribute [options] --trace TRACE.dat NAME
 
 The steps, each printed as it runs, each the tool's own command:
 
@@ -183,7 +183,7 @@ def git_paths(paths):
 
 def parse_args(argv):
     p = argparse.ArgumentParser(
-        prog="contribute.py",
+        prog="sched-workloads contribute",
         description="Record a program, make an rt-app reproducer of it "
                     "with its checks, breaker and baseline, and run it.",
         epilog="Everything after -- is the command to trace.")

@@ -14,8 +14,8 @@ SW_PKG_LIBS := $(shell pkg-config --libs $(SW_LIBS) 2>/dev/null)
 #                  tools/testing/selftests/sched-workloads)
 #   SW_SOURCE_DIR  the collection's sources: the lab/ a binary built
 #                  elsewhere (O=) runs; an installed one has lab/ beside it
-#   SW_DESK_DIR    the desk's tools, run for report, history and vm
-#                  ($SCHED_WORKLOADS_DESK overrides it)
+#   SW_DESK_DIR    the desk's tools, run for report, history, vm and
+#                  contribute ($SCHED_WORKLOADS_DESK overrides it)
 # A guest's binary sets the last two to paths of its guest (vm_guest.py):
 # a host path would make the binary, and so the guest, the host's.
 SW_TREE := $(abspath $(SW_ROOT)/../../../..)

@@ -43,6 +43,7 @@ static const struct command commands[] = {
 	DESK("report", cmd_report, "one HTML page of a run, or of A against B (python3)"),
 	DESK("history", cmd_history, "runs of successive kernels: where each metric changed (python3)"),
 	DESK("vm", cmd_vm, "the battery on a kernel image, booted in a QEMU guest (python3)"),
+	DESK("contribute", cmd_contribute, "a program to a reproducer, its breaker and baseline (python3)"),
 };
 
 static void print_commands(FILE *f, int desk)

@@ -59,10 +59,11 @@ class TestEnvironment(unittest.TestCase):
         self.addCleanup(shutil.rmtree, self.tmp)
 
     def test_override(self):
-        for script in ("report.py", "history.py", "vm.py"):
-            with open(os.path.join(self.tmp, script), "w") as f:
+        commands = ("report", "history", "vm", "contribute")
+        for command in commands:
+            with open(os.path.join(self.tmp, command + ".py"), "w") as f:
                 f.write(STUB)
-        for command in ("report", "history", "vm"):
+        for command in commands:
             with self.subTest(command=command):
                 r = run_stub(swtest.BINARY, command, self.tmp, "-x", "y z")
                 self.assertEqual(r.returncode, 0, r.stderr)
