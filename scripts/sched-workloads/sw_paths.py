@@ -69,3 +69,9 @@ def binary():
     tree's."""
     return os.environ.get("SW_BINARY",
                           os.path.join(COLLECTION, "sched-workloads"))
+
+
+def battery():
+    """The directory of the binary's battery (its workloads/ and
+    baselines/ beside it), whichever binary that is."""
+    return os.path.dirname(os.path.realpath(binary()))

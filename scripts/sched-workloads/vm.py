@@ -9,7 +9,7 @@ IMAGE is a kernel image (an x86_64 bzImage or an arm64 Image), a Debian
 linux-image .deb, or a directory such a package was extracted into
 (boot/vmlinuz-*, and lib/modules/<version> for the modules the results
 disk needs). The guest boots from an initramfs that holds all it runs
-(vm_initramfs.py; an arm64 guest's userspace is Debian's, vm_guest.py);
+(vm_userspace.py; an arm64 guest's userspace is Debian's);
 its /init (vm_init.sh) runs "sched-workloads RUN-ARGUMENTS" (default:
 "run", the whole battery), rt-app calibrated in the guest, then writes
 its results to a second disk. The run directory comes back under the
@@ -35,7 +35,6 @@ import argparse
 import glob
 import hashlib
 import io
-import json
 import os
 import shutil
 import signal
@@ -46,21 +45,20 @@ import threading
 import time
 
 import sw_paths
-import vm_guest
+import vm_arch
+import vm_debs
 import vm_initramfs
 import vm_qemu
 import vm_reproduce
 import vm_split
 import vm_topology
+import vm_userspace
 
 EXIT_FAIL, EXIT_USAGE, EXIT_SKIP, EXIT_RUN_ERROR = 1, 2, 4, 8
-HERE = os.path.dirname(os.path.abspath(__file__))
 # The battery of the host's binary (its workloads and baselines), whatever
 # the guest's binary is
-BATTERY = os.path.dirname(os.path.realpath(sw_paths.binary()))
-CACHE = vm_guest.CACHE
-# virtio-blk on PCI: the results disk, and what its driver needs
-RESULTS_MODULES = ("virtio_pci", "virtio_blk")
+BATTERY = sw_paths.battery()
+CACHE = vm_debs.CACHE
 BOOTED, EXITED = "SW_VM_BOOTED", "SW_VM_EXIT="
 # oops=panic on the command line: an oops ends here too
 PANIC = ("Kernel panic - not syncing",)
@@ -109,9 +107,9 @@ def kernel_of(arg, modules):
             raise VmError("%s: no such package" % arg, EXIT_USAGE)
         root = os.path.join(CACHE, "kernels",
                             os.path.basename(arg)[:-len(".deb")])
-        if not os.path.isfile(os.path.join(root, vm_guest.MANIFEST)):
+        if not os.path.isfile(os.path.join(root, vm_debs.MANIFEST)):
             shutil.rmtree(root, ignore_errors=True)
-            vm_guest.unpack_debs([arg], root)
+            vm_debs.unpack_debs([arg], root)
         arg = root
     if os.path.isdir(arg):
         images = glob.glob(os.path.join(arg, "boot", "vmlinuz-*"))
@@ -131,97 +129,19 @@ def kernel_of(arg, modules):
     return Kernel(arg, modules, None, "_".join(os.path.basename(arg).split()))
 
 
-def build_initramfs(kernel, run_args, us, vm_name, baselines, pace=0,
-                    cpus=1, workloads=None, made_by=None):
-    """The guest's root as bytes, and the modules it loads. @us: the
-    Userspace it runs; @vm_name: what its fingerprint calls the VM;
-    @baselines: the baseline directory it judges against; @pace: the
-    period of vm_pace on its @cpus CPUs (0: none); @workloads: the names
-    of the battery's workloads it has (None: all of them); @made_by: what
-    made the guest, which its fingerprint records (provenance())."""
-    cpio = vm_initramfs.Cpio()
-    for d in ("proc", "sys", "dev", "tmp", "results", "etc/sw"):
-        cpio.add_dir(d)
-    cpio.add_chardev("dev/console", 5, 1)
-    if vm_initramfs.Elf(us.busybox).needed():
-        raise VmError("%s is not static (Debian package busybox-static)"
-                      % us.busybox, EXIT_SKIP)
-    cpio.add_host_file("bin/busybox", us.busybox)
-    with open(os.path.join(HERE, "vm_init.sh"), "rb") as f:
-        cpio.add_file("init", f.read(), 0o755)
-    cpio.add_host_file("opt/sw/sched-workloads", us.binary)
-    cpio.add_host_file("usr/bin/rt-app", us.rtapp)
-    # paths inside the root the libraries are looked up in
-    inside = [os.path.join("/", os.path.relpath(p, us.root))
-              for p in (us.binary, us.rtapp)]
-    # glibc loads libgcc_s itself, to unwind a thread that exits
-    unwinder = vm_initramfs.find_library(us.root, "libgcc_s.so.1")
-    for lib in vm_initramfs.library_closure(
-            us.root, inside + ([unwinder] if unwinder else [])):
-        if lib not in inside:
-            cpio.add_host_file(lib, os.path.realpath(
-                os.path.join(us.root, lib.lstrip("/"))))
-    if kernel.config:
-        # the fingerprint's HZ and preemption model
-        cpio.add_host_file("boot/config-" + kernel.name, kernel.config)
-    if workloads is None:
-        vm_initramfs.add_tree(cpio, "opt/sw/workloads",
-                              os.path.join(BATTERY, "workloads"))
-    for name in workloads or ():
-        cpio.add_host_file("opt/sw/workloads/%s.json" % name,
-                           os.path.join(BATTERY, "workloads",
-                                        name + ".json"))
-    # what it judges against; a guest that records baselines needs none,
-    # and the fewer bytes a deterministic guest unpacks at boot, the less
-    # of what it measures depends on what the tree holds
-    if run_args[0] not in RECORDING:
-        vm_initramfs.add_tree(cpio, "opt/sw/baselines", baselines)
-    mods = []
-    if kernel.moddir:
-        mods = vm_initramfs.module_order(kernel.moddir, RESULTS_MODULES)
-        for m in mods:
-            cpio.add_host_file(os.path.join("lib/modules", m),
-                               os.path.join(kernel.moddir, m))
-    cpio.add_file("etc/sw/modules", "".join(m + "\n" for m in mods).encode())
-    guest_args = []
-    for arg in run_args:
-        # a workload file of the host's goes along (a new reproducer, a
-        # breaker's patched copy)
-        if arg.endswith(".json") and os.path.isfile(arg):
-            inside = "opt/sw/given/%d/%s" % (
-                len(guest_args), os.path.basename(arg))
-            cpio.add_host_file(inside, arg)
-            arg = "/" + inside
-        guest_args.append(arg)
-    cpio.add_file("etc/sw/args",
-                  "".join(a + "\n" for a in guest_args).encode())
-    cpio.add_file("etc/sw/vm", (vm_name + "\n").encode())
-    if made_by:
-        cpio.add_file("etc/sw/made-by.json", (json.dumps(
-            made_by, indent=1, sort_keys=True) + "\n").encode())
-    if pace:
-        cpio.add_host_file("opt/sw/vm_pace", us.pace)
-        cpio.add_file("etc/sw/pace", (" ".join(
-            str(x) for x in [pace] + list(range(cpus))) + "\n").encode())
-    if run_args[0] in CALIBRATED and not ({"-c", "--calibration"} &
-                                          set(run_args)):
-        cpio.add_file("etc/sw/calibrate", b"")
-    return cpio.bytes(), mods
-
-
 def guest_arch(kernel):
-    """The vm_guest.Arch of @kernel's image."""
-    name = vm_guest.image_arch(kernel.image)
+    """The vm_arch.Arch of @kernel's image."""
+    name = vm_arch.image_arch(kernel.image)
     if not name:
         raise VmError("%s: not a kernel image (neither an x86_64 bzImage "
                       "nor an arm64 Image)" % kernel.image, EXIT_USAGE)
-    return vm_guest.ARCHES[name]
+    return vm_arch.ARCHES[name]
 
 
 def accels_to_try(a, arch):
     """The accelerators to boot with, in turn: KVM first when it may
     work and TCG is left to fall back on."""
-    if a.deterministic or arch.name != vm_guest.host_arch():
+    if a.deterministic or arch.name != vm_arch.host_arch():
         return ["tcg"]
     if a.accel != "auto":
         return [a.accel]
@@ -498,15 +418,21 @@ class Guest:
                           "of %d.%d or later (--qemu), --cpus 1, or an "
                           "arm64 kernel" % ((a.topology.cpus, version) +
                                             vm_qemu.FAIR), EXIT_USAGE)
-        us = vm_guest.userspace(self.arch)
+        us = vm_userspace.userspace(self.arch)
         self.accels = accels_to_try(a, self.arch)
         self.names = {x: vm_name(version, a.topology, x, a.deterministic,
                                  a.pace)
                       for x in self.accels}
         # one boot, or the judging guest's battery in two
         self.shares = shares(a) if a.deterministic else [None]
-        self.blobs = {x: [build_initramfs(
-            self.kernel, a.run_args, us, self.names[x], a.baselines,
+        # what it judges against; a guest that records baselines needs
+        # none, and the fewer bytes a deterministic guest unpacks at boot,
+        # the less of what it measures depends on what the tree holds
+        judged = a.baselines if a.run_args[0] not in RECORDING else None
+        calibrate = (a.run_args[0] in CALIBRATED and
+                     not {"-c", "--calibration"} & set(a.run_args))
+        self.blobs = {x: [vm_userspace.initramfs(
+            self.kernel, us, a.run_args, self.names[x], judged, calibrate,
             a.pace, a.topology.cpus, share,
             provenance(a, self, us, self.names[x], share)
             if a.deterministic else None)
@@ -524,14 +450,14 @@ def sha256(path):
 def source_commit():
     """The collection's commit, and whether its tree or the desk's tools
     differ from it; (None, None) outside a git checkout."""
-    top = subprocess.run(["git", "-C", HERE, "rev-parse", "HEAD",
+    top = subprocess.run(["git", "-C", sw_paths.DESK, "rev-parse", "HEAD",
                           "--show-toplevel"], capture_output=True, text=True)
     if top.returncode:
         return None, None
     commit, root = top.stdout.split()
     r = subprocess.run(["git", "-C", root, "status", "--porcelain", "--",
-                        sw_paths.COLLECTION, HERE], capture_output=True,
-                       text=True)
+                        sw_paths.COLLECTION, sw_paths.DESK],
+                       capture_output=True, text=True)
     return commit, bool(r.stdout.strip())
 
 
@@ -543,7 +469,7 @@ def provenance(a, g, us, name, share):
     kernel, the VM and the boot's arguments and workloads: all that goes
     into its initramfs."""
     commit, dirty = source_commit()
-    cc = g.arch.triplet + "-gcc" if g.arch.name != vm_guest.host_arch() \
+    cc = g.arch.triplet + "-gcc" if g.arch.name != vm_arch.host_arch() \
         else "gcc"
     ccv = subprocess.run([cc, "--version"], capture_output=True, text=True)
     return {
@@ -551,7 +477,7 @@ def provenance(a, g, us, name, share):
         "binary": sha256(us.binary),
         "pace": sha256(us.pace),
         "compiler": (ccv.stdout.splitlines() or ["?"])[0],
-        "userspace": vm_guest.packages(us.root),
+        "userspace": vm_userspace.packages(us.root),
         "qemu": g.qemu.full,
         "kernel": {"name": g.kernel.name, "sha256": sha256(g.kernel.image),
                    "package": os.path.basename(g.source)
@@ -601,7 +527,7 @@ def main(argv):
             skip(str(e))
         print("sched-workloads vm: %s" % e, file=sys.stderr)
         return e.code
-    except (vm_guest.GuestError, vm_qemu.QemuError) as e:
+    except (vm_userspace.UserspaceError, vm_qemu.QemuError) as e:
         if e.skip:
             skip(str(e))
         print("sched-workloads vm: %s" % e, file=sys.stderr)

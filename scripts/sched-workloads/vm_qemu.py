@@ -20,9 +20,9 @@ import shutil
 import subprocess
 import tempfile
 
-import vm_guest
+import vm_debs
 
-CACHE = os.path.join(vm_guest.CACHE, "qemu")
+CACHE = os.path.join(vm_debs.CACHE, "qemu")
 # The first version whose icount round-robin gives every vCPU a turn
 FAIR = (8, 1)
 BACKPORTS = "bookworm-backports"
@@ -89,7 +89,7 @@ def backports(package, binary):
     the cache once: its path."""
     root = os.path.join(CACHE, package)
     path = os.path.join(root, "usr", "bin", binary)
-    if os.path.isfile(os.path.join(root, vm_guest.MANIFEST)):
+    if os.path.isfile(os.path.join(root, vm_debs.MANIFEST)):
         return path
     shutil.rmtree(root, ignore_errors=True)
     url = mirror()
@@ -111,7 +111,7 @@ def backports(package, binary):
             raise QemuError("apt-get cannot download %s from %s (%s): %s" %
                             (package, BACKPORTS, url,
                              (r.stderr.strip().splitlines() or ["?"])[-1]))
-        vm_guest.unpack_debs(debs, root)
+        vm_debs.unpack_debs(debs, root)
     finally:
         shutil.rmtree(state, ignore_errors=True)
     return path

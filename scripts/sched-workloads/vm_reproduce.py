@@ -20,7 +20,7 @@ import subprocess
 import tempfile
 
 import sw_paths
-import vm_guest
+import vm_arch
 
 EXIT_SAME, EXIT_DIFFERS, EXIT_USAGE, EXIT_RUN_ERROR = 0, 1, 2, 8
 
@@ -201,4 +201,4 @@ def compare(original, out):
 def describe_host():
     """Said when the same inputs gave other numbers: a bug of the mode."""
     return ("the same inputs gave other numbers: something of the host "
-            "leaks into the guest (%s)" % vm_guest.host_arch())
+            "leaks into the guest (%s)" % vm_arch.host_arch())

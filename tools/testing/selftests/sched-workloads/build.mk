@@ -16,7 +16,7 @@ SW_PKG_LIBS := $(shell pkg-config --libs $(SW_LIBS) 2>/dev/null)
 #                  elsewhere (O=) runs; an installed one has lab/ beside it
 #   SW_DESK_DIR    the desk's tools, run for report, history, vm and
 #                  contribute ($SCHED_WORKLOADS_DESK overrides it)
-# A guest's binary sets the last two to paths of its guest (vm_guest.py):
+# A guest's binary sets the last two to paths of its guest (vm_userspace.py):
 # a host path would make the binary, and so the guest, the host's.
 SW_TREE := $(abspath $(SW_ROOT)/../../../..)
 SW_SOURCE_DIR ?= $(abspath $(SW_ROOT))

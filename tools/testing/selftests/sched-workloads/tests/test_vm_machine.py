@@ -14,7 +14,7 @@ import unittest.mock
 
 import swtest  # noqa: F401 (puts scripts/sched-workloads on sys.path)
 import vm
-import vm_guest
+import vm_arch
 import vm_qemu
 import vm_topology
 
@@ -114,15 +114,15 @@ class TestImageArch(unittest.TestCase):
 
     def test_headers(self):
         # the boot protocol's "HdrS" at 0x202; arm64's magic at 0x38
-        self.assertEqual(vm_guest.image_arch(
+        self.assertEqual(vm_arch.image_arch(
             self.image("bzImage", 0x202, b"HdrS")), "x86_64")
-        self.assertEqual(vm_guest.image_arch(
+        self.assertEqual(vm_arch.image_arch(
             self.image("Image", 0x38, b"ARM\x64")), "aarch64")
-        self.assertEqual(vm_guest.image_arch(
+        self.assertEqual(vm_arch.image_arch(
             self.image("Image.gz", 0x38, b"ARM\x64", gz=True)), "aarch64")
-        self.assertIsNone(vm_guest.image_arch(
+        self.assertIsNone(vm_arch.image_arch(
             self.image("junk", 0x38, b"ARM\x65")))
-        self.assertIsNone(vm_guest.image_arch(
+        self.assertIsNone(vm_arch.image_arch(
             write(os.path.join(self.tmp.name, "short"), b"HdrS")))
 
 
@@ -136,7 +136,7 @@ def options(**kw):
 
 class TestQemuArgv(unittest.TestCase):
     def argv(self, arch, accel, **kw):
-        return vm.qemu_argv(vm_guest.ARCHES[arch], "Q", "K", "I", "D", "C",
+        return vm.qemu_argv(vm_arch.ARCHES[arch], "Q", "K", "I", "D", "C",
                             accel, options(**kw))
 
     def test_deterministic_pins_what_varies(self):
