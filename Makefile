@@ -24,7 +24,7 @@
 #   WERROR=1             warnings are errors (make build)
 
 SW_DIR := tools/testing/selftests/sched-workloads
-SW_SCRIPTS := scripts/sched-workloads
+SW_DESK := tools/testing/sched-workloads
 
 ifeq ($(O),)
 SW_OUT := $(CURDIR)/$(SW_DIR)
@@ -64,7 +64,7 @@ SW_DOC := Documentation/dev-tools/sched-workloads.rst
 	contribute
 
 run:
-	$(SW_SCRIPTS)/deps.sh run
+	$(SW_DESK)/deps.sh run
 	@$(MAKE) --no-print-directory build
 	@rc=0; $(SW_BIN) run $(SW_RUN_W) $(RUN_ARGS) || rc=$$?; \
 	if [ $$rc -ne 0 ]; then \
@@ -72,7 +72,7 @@ run:
 	fi; exit $$rc
 
 test:
-	$(SW_SCRIPTS)/deps.sh test
+	$(SW_DESK)/deps.sh test
 	@$(MAKE) --no-print-directory build WERROR=1
 	@$(MAKE) --no-print-directory style
 	SW_BINARY=$(SW_BIN) $(PYTHON) $(SW_DIR)/tests/run_tests.py
@@ -82,14 +82,14 @@ contribute:
 	@test -n "$(NAME)" && test -n "$(CMD)$(TRACE)" || { \
 		echo 'contribute: give NAME=<name> and CMD="<command>" or TRACE=<trace.dat>' >&2; \
 		exit 2; }
-	$(SW_SCRIPTS)/deps.sh run
+	$(SW_DESK)/deps.sh run
 	@$(MAKE) --no-print-directory build
 	$(SW_BIN) contribute $(CONTRIBUTE_ARGS) \
 		$(if $(TRACE),--trace $(TRACE)) $(NAME) $(if $(CMD),-- $(CMD))
 
 BENCH_ARGS ?=
 bench:
-	$(SW_SCRIPTS)/deps.sh run
+	$(SW_DESK)/deps.sh run
 	@$(MAKE) --no-print-directory build
 	$(PYTHON) $(SW_DIR)/bench/bench.py --binary $(SW_BIN) $(BENCH_ARGS)
 
@@ -98,15 +98,15 @@ FUZZ_SECONDS ?= 900
 FUZZ_MAKE = $(MAKE) --no-print-directory -C $(SW_DIR)/fuzz OUT=$(CURDIR)/build/fuzz
 fuzz: fuzz-run
 fuzz-run fuzz-replay fuzz-merge:
-	$(SW_SCRIPTS)/deps.sh test
+	$(SW_DESK)/deps.sh test
 	@mkdir -p build && echo '*' > build/.gitignore
 	@$(FUZZ_MAKE) $(@:fuzz-%=%) FUZZ_SECONDS=$(FUZZ_SECONDS)
 
 deps-run deps-test:
-	$(SW_SCRIPTS)/deps.sh $(@:deps-%=%)
+	$(SW_DESK)/deps.sh $(@:deps-%=%)
 
 harness:
-	KSRC="$(KSRC)" $(SW_SCRIPTS)/ksft-harness.sh
+	KSRC="$(KSRC)" $(SW_DESK)/ksft-harness.sh
 
 build: harness
 	@mkdir -p $(SW_OUT)
@@ -126,7 +126,7 @@ style:
 		echo "style: no checkpatch.pl: run 'make harness' (or set KSRC= or CHECKPATCH=)" >&2; \
 		exit 1; }
 	@echo "  CHECKPATCH $(SW_DIR)"
-	@out=$$(find $(SW_DIR) $(SW_SCRIPTS) -name '*.[ch]' | sort | \
+	@out=$$(find $(SW_DIR) $(SW_DESK) -name '*.[ch]' | sort | \
 		xargs perl $(CHECKPATCH) --no-tree -f --terse --show-types $(CHECKPATCH_FLAGS) 2>&1); rc=$$?; \
 	bad=$$(echo "$$out" | grep -E ': (ERROR|WARNING):'); \
 	if [ -n "$$bad" ] || [ $$rc -ne 0 ]; then \
@@ -135,9 +135,9 @@ style:
 	@echo "  LAYERS $(SW_DIR)"
 	@$(PYTHON) $(SW_DIR)/tests/check_layers.py $(SW_DIR)
 	@echo "  SHELLCHECK"
-	@find $(SW_SCRIPTS) $(SW_DIR) -name '*.sh' | sort | xargs shellcheck .ci/run
+	@find $(SW_DESK) $(SW_DIR) -name '*.sh' | sort | xargs shellcheck .ci/run
 	@echo "  FLAKE8"
-	@find $(SW_SCRIPTS) $(SW_DIR) .ci -name '*.py' -not -path '*/results/*' | sort | \
+	@find $(SW_DESK) $(SW_DIR) .ci -name '*.py' -not -path '*/results/*' | sort | \
 		xargs -r flake8
 
 # The metric list in the documentation: the output of "sched-workloads

@@ -20,7 +20,7 @@ SW_PKG_LIBS := $(shell pkg-config --libs $(SW_LIBS) 2>/dev/null)
 # a host path would make the binary, and so the guest, the host's.
 SW_TREE := $(abspath $(SW_ROOT)/../../../..)
 SW_SOURCE_DIR ?= $(abspath $(SW_ROOT))
-SW_DESK_DIR ?= $(SW_TREE)/scripts/sched-workloads
+SW_DESK_DIR ?= $(SW_TREE)/tools/testing/sched-workloads
 SW_CPPFLAGS := -D_GNU_SOURCE -I$(abspath $(SW_ROOT)) \
 	-DSW_SOURCE_DIR='"$(SW_SOURCE_DIR)"' -DSW_DESK_DIR='"$(SW_DESK_DIR)"' \
 	$(SW_PKG_CFLAGS)

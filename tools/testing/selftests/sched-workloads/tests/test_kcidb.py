@@ -30,7 +30,7 @@ CLEAN = os.path.join(RUNS, "20261205-033930-6.18.44-fc-v1272")
 SCHEMA = swtest.fixture("kcidb", "schema-v5.3.json")
 WRAPPER = os.path.join(swtest.COLLECTION, "lab", "sched-workloads-lab.sh")
 NO_JSONSCHEMA = ("needs python3-jsonschema "
-                 "(scripts/sched-workloads/deps.sh test)")
+                 "(tools/testing/sched-workloads/deps.sh test)")
 LAB = ("--origin", "lkft", "--build-id", "lkft:build-42", "--run-id",
        "job-7", "--log-url", "https://lab.example.org/job/7/log.txt")
 

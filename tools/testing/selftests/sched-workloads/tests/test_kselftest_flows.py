@@ -9,7 +9,7 @@ What a developer and a test lab do with the collection:
     make -C tools/testing/selftests TARGETS=sched-workloads gen_tar
     make -C tools/testing/selftests TARGETS=sched-workloads O=DIR
 
-The harness is put in place by scripts/sched-workloads/ksft-harness.sh
+The harness is put in place by tools/testing/sched-workloads/ksft-harness.sh
 (make harness); without it these tests skip. The script also puts the
 kernel's own KTAP parser (tools/testing/kunit/kunit_parser.py) in its
 cache: the battery's output must parse there with every result found.
@@ -165,7 +165,7 @@ class KernelKtapChecks:
         parser = kernel_ktap_parser()
         if parser is None:
             self.skipTest("no kunit_parser.py in %s: run "
-                          "scripts/sched-workloads/ksft-harness.sh"
+                          "tools/testing/sched-workloads/ksft-harness.sh"
                           % kunit_dir())
         found, log = kernel_parse(parser, ktap)
         lines = swtest.ktap_results(ktap)
@@ -186,7 +186,7 @@ def harness_missing():
     for f in HARNESS:
         if not os.path.exists(os.path.join(SELFTESTS, f)):
             return ("kselftest harness not in place (%s): run "
-                    "scripts/sched-workloads/ksft-harness.sh" % f)
+                    "tools/testing/sched-workloads/ksft-harness.sh" % f)
     if not shutil.which("rsync"):
         return "rsync not installed (kselftest install needs it)"
     return None

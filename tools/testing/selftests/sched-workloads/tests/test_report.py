@@ -38,7 +38,7 @@ HAVE_CHROMIUM = (os.access(CHROMIUM, os.X_OK) and
                  os.access(CHROMEDRIVER, os.X_OK))
 HAVE_BROWSER = HAVE_SELENIUM and HAVE_CHROMIUM
 NO_BROWSER = ("needs chromium, chromium-driver and python3-selenium "
-              "(scripts/sched-workloads/deps.sh test)")
+              "(tools/testing/sched-workloads/deps.sh test)")
 
 
 def copy_runs(tmp):

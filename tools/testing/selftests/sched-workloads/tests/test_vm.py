@@ -17,7 +17,7 @@ import tempfile
 import unittest
 
 import swtest
-import breaker  # after swtest, which puts scripts/sched-workloads on the path
+import breaker  # after swtest, which puts the desk's tools on the path
 
 IS_ROOT = os.geteuid() == 0
 CACHE = os.path.join(os.path.expanduser("~/.cache"), "sched-workloads",

@@ -1,5 +1,5 @@
 # SPDX-License-Identifier: GPL-2.0
-"""The guest's root (scripts/sched-workloads/vm_initramfs.py): the ELF
+"""The guest's root (tools/testing/sched-workloads/vm_initramfs.py): the ELF
 reading it rests on, checked against the host's own tools (ldd, readelf)
 and against objects built here; the module order on modules built here
 with the .modinfo a kernel module carries; the archive read back by
@@ -10,7 +10,7 @@ import subprocess
 import tempfile
 import unittest
 
-import swtest  # noqa: F401 (puts scripts/sched-workloads on sys.path)
+import swtest  # noqa: F401 (puts the desk's tools on sys.path)
 import vm_initramfs
 
 

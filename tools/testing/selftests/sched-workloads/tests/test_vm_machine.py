@@ -12,7 +12,7 @@ import tempfile
 import unittest
 import unittest.mock
 
-import swtest  # noqa: F401 (puts scripts/sched-workloads on sys.path)
+import swtest  # noqa: F401 (puts the desk's tools on sys.path)
 import vm
 import vm_arch
 import vm_qemu

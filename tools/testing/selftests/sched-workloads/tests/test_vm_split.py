@@ -12,7 +12,7 @@ import shutil
 import tempfile
 import unittest
 
-import swtest  # noqa: F401 (puts scripts/sched-workloads on sys.path)
+import swtest  # noqa: F401 (puts the desk's tools on sys.path)
 import vm_reproduce
 import vm_split
 from swtest import ktap_results

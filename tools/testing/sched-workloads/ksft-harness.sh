@@ -16,7 +16,7 @@
 set -eu
 
 # The tree this script is in, as its desk's tools
-desk=scripts/sched-workloads
+desk=tools/testing/sched-workloads
 here=$(cd "$(dirname "$0")" && pwd)
 top=${here%/"$desk"}
 if [ "$top" = "$here" ]; then

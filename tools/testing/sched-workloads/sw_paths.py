@@ -4,26 +4,28 @@ knows the kernel tree's layout.
 
 Two homes, split by who runs what:
 
-  tools/testing/selftests/sched-workloads/   the collection: what a lab
+  tools/testing/selftests/sched-workloads/  the collection: what a lab
       installs and runs with kselftest (run_kselftest.sh): the binary,
       workloads/, baselines/, lab/ (its wrapper, LAVA definition, KCIDB
       export, the reader of result directories)
-  scripts/sched-workloads/                   the desk: what a developer
-      runs in a kernel tree: vm (a kernel booted in a QEMU guest),
-      report, history, contribute, and the kernel builds and campaigns
-      to come
+  tools/testing/sched-workloads/  the desk, here: what a developer runs
+      in a kernel tree: vm (a kernel booted in a QEMU guest), report,
+      history, contribute, and the kernel builds and campaigns to come
 
-The desk is kept out of the collection so that kselftest's install and
-gen_tar never carry it: its tools need the tree (its sources, git, a
-kernel to build or boot, QEMU, apt), a lab has none of these. It stays
-in the same tree, not a project of its own as virtme-ng is, because it
-goes with the collection commit for commit: vm builds the guest's binary
-from these sources, --reproduce checks out the commit a baseline names.
+Why: kselftest installs and tars a collection whole, and a lab has no
+use for the desk's tools, which need a tree (its sources, git, a kernel
+to build or boot, QEMU, apt): so not inside the collection. They are
+test tooling of a kernel tree, as kunit.py is (tools/testing/kunit,
+which builds and boots kernels too), not the kernel's build scripts
+(scripts/): so beside kunit. And not a project of their own as
+virtme-ng is: they go with the collection commit for commit (vm builds
+the guest's binary from these sources, --reproduce checks out the
+commit a baseline names).
 
 Each side finds the other once. The binary runs the desk's tools from
-the directory its build.mk named when it was built (SW_DESK_DIR, the
-tree it was built in: an O= build or the guest's binary is not beside
-the tree), or from $SCHED_WORKLOADS_DESK; it names itself to them in
+the directory its build.mk named when it was built (SW_DESK_DIR, in the
+tree it was built from: an O= build, or a guest's binary, is not beside
+the tree), or from $SCHED_WORKLOADS_DESK, and names itself to them in
 SW_BINARY. The tools find the collection here, from their own place in
 the tree: they need its sources (to build a guest's binary, to write a
 contributed workload, for git's view of the commit), which the binary
@@ -35,7 +37,7 @@ import os
 import sys
 
 # Where each home is in a kernel tree, from its top
-DESK_IN_TREE = os.path.join("scripts", "sched-workloads")
+DESK_IN_TREE = os.path.join("tools", "testing", "sched-workloads")
 COLLECTION_IN_TREE = os.path.join("tools", "testing", "selftests",
                                   "sched-workloads")
 
