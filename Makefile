@@ -57,7 +57,11 @@ WERROR ?=
 # The kselftest lib.mk defaults OUTPUT only at MAKELEVEL 0: always pass it.
 SW_MAKE = $(MAKE) --no-print-directory -C $(SW_DIR) OUTPUT=$(SW_OUT)
 
-SW_DOC := Documentation/dev-tools/sched-workloads.rst
+# The documentation, a directory of rst files; two of them hold lists
+# generated from the tool (metrics-doc, detectable-doc).
+SW_DOC_DIR := Documentation/dev-tools/sched-workloads
+SW_METRICS_DOC := $(SW_DOC_DIR)/metrics.rst
+SW_DETECTABLE_DOC := $(SW_DOC_DIR)/baselines.rst
 
 .PHONY: run test harness build build-asan style clean deps-run deps-test \
 	metrics-doc detectable-doc bench fuzz fuzz-run fuzz-replay fuzz-merge \
@@ -140,7 +144,7 @@ style:
 	@find $(SW_DESK) $(SW_DIR) .ci -name '*.py' -not -path '*/results/*' | sort | \
 		xargs -r flake8
 
-# The metric list in the documentation: the output of "sched-workloads
+# The metric list of the documentation: the output of "sched-workloads
 # metrics" between the ".. metrics-begin" and ".. metrics-end" lines.
 metrics-doc: build
 	$(SW_BIN) metrics | awk ' \
@@ -151,18 +155,19 @@ metrics-doc: build
 		/^\.\. metrics-begin/ { \
 			print ""; print "::"; print ""; \
 			for (i = 0; i < n; i++) print "  " m[i]; \
-			print ""; skip = 1 }' - $(SW_DOC) > $(SW_DOC).tmp
-	mv $(SW_DOC).tmp $(SW_DOC)
+			print ""; skip = 1 }' - $(SW_METRICS_DOC) > $(SW_METRICS_DOC).tmp
+	mv $(SW_METRICS_DOC).tmp $(SW_METRICS_DOC)
 
 # The detectable effect of every baseline check against each committed
-# baseline directory (a class, or a platform of it), pasted into the doc.
+# baseline directory (a class, or a platform of it), pasted into the
+# documentation's page of the committed baselines.
 detectable-doc: build
 	cd $(SW_DIR) && export LC_ALL=C && for d in $$(find baselines -name '*.json' \
 		! -name qualification.json -exec dirname {} \; | sort -u); do \
 		printf '``%s``::\n\n' "$${d#baselines/}"; \
 		$(SW_BIN) check -d "$$d" workloads/*.json | sed -n 's/^    /  /p'; \
 		echo; \
-	done > $(CURDIR)/$(SW_DOC).table
+	done > $(CURDIR)/$(SW_DETECTABLE_DOC).table
 	awk ' \
 		FNR == NR { m[n++] = $$0; next } \
 		/^\.\. detectable-end/ { skip = 0 } \
@@ -171,9 +176,10 @@ detectable-doc: build
 		/^\.\. detectable-begin/ { \
 			print ""; \
 			for (i = 0; i < n; i++) print m[i]; \
-			skip = 1 }' $(SW_DOC).table $(SW_DOC) > $(SW_DOC).tmp
-	rm -f $(SW_DOC).table
-	mv $(SW_DOC).tmp $(SW_DOC)
+			skip = 1 }' $(SW_DETECTABLE_DOC).table $(SW_DETECTABLE_DOC) \
+		> $(SW_DETECTABLE_DOC).tmp
+	rm -f $(SW_DETECTABLE_DOC).table
+	mv $(SW_DETECTABLE_DOC).tmp $(SW_DETECTABLE_DOC)
 
 clean:
 	rm -f $(SW_BIN)

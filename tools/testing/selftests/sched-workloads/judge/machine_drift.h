@@ -14,7 +14,7 @@
 #include "judge/samples.h"
 #include "lib/metric.h"
 
-/* The smallest drop of the host gauge that counts (sched-workloads.rst). */
+/* The smallest drop of the host gauge that counts (docs: verdicts.rst). */
 #define HOST_GAUGE_REL	0.15
 
 /*

@@ -8,8 +8,8 @@
  * baselines of several (judge/baseline.h). The other settings (sysctls,
  * the run's cgroup, timer slack, preemption model, HZ) are the kernel's
  * or the run's to change: they stay diagnostics of a regression, never a
- * reason not to judge it. Why each key is here is in sched-workloads.rst,
- * "Platforms".
+ * reason not to judge it. Why each key is here is in
+ * Documentation/dev-tools/sched-workloads/verdicts.rst, "Platforms".
  */
 #ifndef SW_PLATFORM_H
 #define SW_PLATFORM_H

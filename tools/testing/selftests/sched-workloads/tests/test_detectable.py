@@ -14,10 +14,10 @@ are judged against the baseline. The share of draws in which every
 round regressed must be about 80%.
 
 A check on repetitions is judged here by the rule as
-Documentation/dev-tools/sched-workloads.rst states it (the median moved
-beyond the threshold, an exact one-sided Mann-Whitney p <= 0.05),
-written again in Python; a tail by "sched-workloads replay" of the three
-rounds: the whole protocol.
+Documentation/dev-tools/sched-workloads/verdicts.rst states it (the
+median moved beyond the threshold, an exact one-sided Mann-Whitney
+p <= 0.05), written again in Python; a tail by "sched-workloads
+replay" of the three rounds: the whole protocol.
 
 The effect is computed from five repetitions, so it cannot be exact:
 models that took their median and spread as they are claimed 80% and

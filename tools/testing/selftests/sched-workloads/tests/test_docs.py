@@ -3,7 +3,8 @@
 registry's ("make metrics-doc" writes it), its tables of detectable
 effects are what "check -d" computes from the committed baselines
 ("make detectable-doc"), and every subcommand of the table is
-documented, the lab's and the desk's apart."""
+documented, the lab's and the desk's apart, across the pages of its
+directory."""
 import glob
 import os
 import re
@@ -11,21 +12,35 @@ import unittest
 
 import swtest
 
-RST = os.path.join(swtest.TOP, "Documentation", "dev-tools",
-                   "sched-workloads.rst")
+DOCS = os.path.join(swtest.TOP, "Documentation", "dev-tools",
+                    "sched-workloads")
 
 
-def rst():
-    with open(RST) as f:
-        return f.read()
+def pages():
+    """Every page of the documentation: {file name: its text}."""
+    out = {}
+    for path in sorted(glob.glob(os.path.join(DOCS, "*.rst"))):
+        with open(path) as f:
+            out[os.path.basename(path)] = f.read()
+    return out
 
 
-@unittest.skipUnless(os.path.exists(RST), "no Documentation/ (installed)")
+def between(begin, end):
+    """The lines between two markers, in the one page that has them."""
+    holders = [(name, text) for name, text in pages().items()
+               if begin in text]
+    if len(holders) != 1:
+        raise AssertionError("%s: in %d pages, not one: %s" %
+                             (begin, len(holders),
+                              ", ".join(n for n, _ in holders)))
+    text = holders[0][1]
+    return text[text.index(begin):text.index(end)]
+
+
+@unittest.skipUnless(os.path.isdir(DOCS), "no Documentation/ (installed)")
 class TestDocs(unittest.TestCase):
     def test_metric_list_is_the_registry(self):
-        text = rst()
-        body = text[text.index(".. metrics-begin"):
-                    text.index(".. metrics-end")]
+        body = between(".. metrics-begin", ".. metrics-end")
         listed = [ln[2:] for ln in body.splitlines() if ln.startswith("  ")]
         r = swtest.sw("metrics")
         self.assertEqual(r.returncode, 0, r.stderr)
@@ -33,9 +48,7 @@ class TestDocs(unittest.TestCase):
                          "run \"make metrics-doc\"")
 
     def test_detectable_tables_are_computed(self):
-        text = rst()
-        body = text[text.index(".. detectable-begin"):
-                    text.index(".. detectable-end")]
+        body = between(".. detectable-begin", ".. detectable-end")
         bdir = os.path.join(swtest.COLLECTION, "baselines")
         dirs = sorted({os.path.dirname(p) for p in glob.glob(
             os.path.join(bdir, "**", "*.json"), recursive=True)
@@ -59,12 +72,12 @@ class TestDocs(unittest.TestCase):
                  for part, text in (("lab", lab), ("desk", desk))}
         self.assertIn("run", names["lab"])
         self.assertIn("record", names["desk"])
-        text = rst()
+        text = "\n".join(pages().values())
         for name in names["lab"] + names["desk"]:
             with self.subTest(command=name):
                 self.assertTrue("sched-workloads %s" % name in text,
                                 "%s: no \"sched-workloads %s\"" %
-                                (RST, name))
+                                (DOCS, name))
 
 
 if __name__ == "__main__":

@@ -96,7 +96,7 @@ def make_series(top, n, seed, step_at=None, factor=1.3, reps=3,
                 samples[key] = draw
             slower = 1.3 if host_at is not None and k >= host_at else 1
             # the gauge: rt-app's loops per us, halved by the slower host
-            # as the AMD host halves them (sched-workloads.rst)
+            # as the AMD host halves them (docs: verdicts.rst)
             samples[GAUGE_KEY] = [gauge_rng.choice(gauges[w]) * drift /
                                   (2 if slower > 1 else 1)
                                   for _ in range(reps)]
