@@ -54,11 +54,14 @@ run)	pkgs=$run_pkgs ;;
 # (the C library's cross headers, only a Recommends of the cross
 # compiler): its deterministic mode, an arm64 guest whose userspace is
 # Debian's arm64 packages, downloaded (apt needs the arm64 architecture
-# for that) and never installed
+# for that) and never installed; python3-sphinx (and with it
+# python3-docutils): the documentation's directory built with
+# sphinx-build -W, as the kernel's "make htmldocs" builds it, without a
+# warning (tests/test_docs.py)
 test)	pkgs="$run_pkgs python3 procps git shellcheck flake8 trace-cmd clang"
 	pkgs="$pkgs libclang-rt-14-dev llvm rt-tests stress-ng"
 	pkgs="$pkgs python3-matplotlib chromium chromium-driver"
-	pkgs="$pkgs python3-selenium python3-jsonschema"
+	pkgs="$pkgs python3-selenium python3-jsonschema python3-sphinx"
 	pkgs="$pkgs qemu-system-x86 busybox-static"
 	pkgs="$pkgs qemu-system-arm gcc-aarch64-linux-gnu libc6-dev-arm64-cross"
 	foreign_arch=arm64 ;;

@@ -1,19 +1,29 @@
 # SPDX-License-Identifier: GPL-2.0
-"""The documentation says what the tool does: its metric list is the
-registry's ("make metrics-doc" writes it), its tables of detectable
-effects are what "check -d" computes from the committed baselines
-("make detectable-doc"), and every subcommand of the table is
-documented, the lab's and the desk's apart, across the pages of its
-directory."""
+"""The documentation says what the tool does, and builds: its metric list
+is the registry's ("make metrics-doc" writes it), its tables of
+detectable effects are what "check -d" computes from the committed
+baselines ("make detectable-doc"), every subcommand of the table is
+documented, the lab's and the desk's apart, and the directory builds
+without a warning (Sphinx, or docutils file by file without it)."""
 import glob
 import os
 import re
+import shutil
+import subprocess
+import tempfile
 import unittest
 
 import swtest
 
 DOCS = os.path.join(swtest.TOP, "Documentation", "dev-tools",
                     "sched-workloads")
+
+# What the kernel's Documentation/conf.py holds that the directory needs:
+# an index as its root, and literal blocks left as plain text.
+CONF = """project = "sched-workloads"
+master_doc = "index"
+highlight_language = "none"
+"""
 
 
 def pages():
@@ -35,6 +45,43 @@ def between(begin, end):
                               ", ".join(n for n, _ in holders)))
     text = holders[0][1]
     return text[text.index(begin):text.index(end)]
+
+
+def docutils_problems(path):
+    """What docutils says of one page, with the Sphinx directives and
+    roles the directory uses registered as plain ones; None without
+    docutils."""
+    try:
+        import docutils.core
+        from docutils import nodes
+        import docutils.utils
+        from docutils.parsers.rst import Directive, directives, roles
+        from docutils.parsers.rst.directives.body import CodeBlock
+    except ImportError:
+        return None
+
+    class Toctree(Directive):
+        has_content = True
+        option_spec = {"maxdepth": directives.unchanged}
+
+        def run(self):
+            return []
+
+    directives.register_directive("toctree", Toctree)
+    directives.register_directive("code-block", CodeBlock)
+    for role in ("ref", "doc"):
+        roles.register_generic_role(role, nodes.inline)
+    with open(path) as f:
+        text = f.read()
+    try:
+        docutils.core.publish_doctree(
+            text, source_path=path,
+            settings_overrides={"report_level": 2, "halt_level": 2,
+                                "syntax_highlight": "none",
+                                "warning_stream": False})
+    except docutils.utils.SystemMessage as e:
+        return str(e)
+    return ""
 
 
 @unittest.skipUnless(os.path.isdir(DOCS), "no Documentation/ (installed)")
@@ -78,6 +125,35 @@ class TestDocs(unittest.TestCase):
                 self.assertTrue("sched-workloads %s" % name in text,
                                 "%s: no \"sched-workloads %s\"" %
                                 (DOCS, name))
+
+    def test_every_page_is_in_the_index(self):
+        index = pages()["index.rst"]
+        toc = index[index.index(".. toctree::"):]
+        listed = set(re.findall(r"^   ([a-z_-]+)$", toc, re.M))
+        self.assertEqual(listed, {n[:-len(".rst")] for n in pages()
+                                  if n != "index.rst"})
+
+    def test_builds_without_warnings(self):
+        sphinx = shutil.which("sphinx-build")
+        if sphinx:
+            with tempfile.TemporaryDirectory() as tmp:
+                with open(os.path.join(tmp, "conf.py"), "w") as f:
+                    f.write(CONF)
+                r = subprocess.run(
+                    [sphinx, "-q", "-W", "--keep-going", "-n", "-E",
+                     "-b", "dummy", "-c", tmp,
+                     "-d", os.path.join(tmp, "doctrees"),
+                     DOCS, os.path.join(tmp, "out")],
+                    capture_output=True, text=True, timeout=300)
+            self.assertEqual(r.returncode, 0, r.stderr + r.stdout)
+            return
+        for name in pages():
+            problems = docutils_problems(os.path.join(DOCS, name))
+            if problems is None:
+                self.skipTest("neither sphinx-build nor docutils "
+                              "(python3-sphinx, python3-docutils)")
+            with self.subTest(page=name):
+                self.assertEqual(problems, "", name)
 
 
 if __name__ == "__main__":
