@@ -56,6 +56,28 @@ static void print_commands(FILE *f, int desk)
 				commands[i].what);
 }
 
+/* "Exit: 0 pass, 1 a check failed, ...", folded within 62 columns. */
+static void print_exit_codes(FILE *f)
+{
+	char text[512], *word, *save;
+	size_t i, off, col = 0;
+
+	off = snprintf(text, sizeof(text), "Exit:");
+	for (i = 0; i < sw_exit_ncodes && off < sizeof(text); i++)
+		off += snprintf(text + off, sizeof(text) - off, " %d %s%s",
+				sw_exit_codes[i].code, sw_exit_codes[i].what,
+				i + 1 < sw_exit_ncodes ? "," : ".");
+	for (word = strtok_r(text, " ", &save); word;
+	     word = strtok_r(NULL, " ", &save)) {
+		if (col && col + 1 + strlen(word) > 62) {
+			fputc('\n', f);
+			col = 0;
+		}
+		col += fprintf(f, "%s%s", col ? " " : "", word);
+	}
+	fputc('\n', f);
+}
+
 static void print_usage(FILE *f)
 {
 	fprintf(f,
@@ -66,10 +88,11 @@ static void print_usage(FILE *f)
 	fprintf(f, "\nTooling at a desk (a kernel tree):\n");
 	print_commands(f, 1);
 	fprintf(f,
-		"\n\"sched-workloads COMMAND --help\" for its options.\n"
-		"Exit: 0 pass, 1 a check failed, 2 usage, 4 skipped (missing\n"
-		"prerequisite), 5 bad workload, 6 bad rt-app log, 7 bad trace,\n"
-		"8 the run broke, 9 bad result directory.\n");
+		"\n\"sched-workloads COMMAND --help\" for its options.\n");
+	print_exit_codes(f);
+	fprintf(f,
+		"\"sched-workloads --facts\" prints them as JSON, with the other\n"
+		"facts its python3 programs take from the binary.\n");
 }
 
 int main(int argc, char **argv)
@@ -81,6 +104,9 @@ int main(int argc, char **argv)
 		print_usage(stdout);
 		return SW_EXIT_PASS;
 	}
+	/* For the python3 programs, not a command of the battery's. */
+	if (argc > 1 && !strcmp(argv[1], "--facts"))
+		return cmd_facts(argc - 1, argv + 1);
 	/* No command: "run", with the options given. */
 	if (argc < 2 || argv[1][0] == '-') {
 		argv[0] = "run";

@@ -20,6 +20,8 @@ int cmd_fingerprint(int argc, char **argv);
 int cmd_canary(int argc, char **argv);
 int cmd_index(int argc, char **argv);
 int cmd_export(int argc, char **argv);		/* cmd/cmd_script.c */
+/* "sched-workloads --facts": argv[0] is "--facts" (cmd/cmd_facts.c). */
+int cmd_facts(int argc, char **argv);
 
 /*
  * Runs python3 (/usr/bin's if any) on the program at @path with

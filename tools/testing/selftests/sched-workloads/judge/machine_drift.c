@@ -156,15 +156,18 @@ static int values_slower(const struct sample_set *base,
 	return slower;
 }
 
+const char *const canary_machine_metrics[] = {
+	"canary.loop_ns", "canary.libm_ns", "canary.timer_lat.p50",
+	"canary.wake_lat.p50",
+};
+
+const size_t canary_machine_nmetrics = ARRAY_SIZE(canary_machine_metrics);
+
 int canary_shifted(const struct sample_set *base, const struct sample_set *cur,
 		   char *buf, size_t len)
 {
-	static const char *const judged[] = {
-		"canary.loop_ns", "canary.libm_ns", "canary.timer_lat.p50",
-		"canary.wake_lat.p50",
-	};
-
-	return values_slower(base, cur, judged, ARRAY_SIZE(judged), buf, len);
+	return values_slower(base, cur, canary_machine_metrics,
+			     canary_machine_nmetrics, buf, len);
 }
 
 int canary_cpu_slower(const struct sample_set *base,

@@ -45,11 +45,19 @@ int canary_compare(const double *base, size_t nb, double cur,
 		   const struct metric_def *def, char *why, size_t len);
 
 /*
+ * The canary's figures that tell a slower machine: canary.loop_ns,
+ * canary.libm_ns, canary.timer_lat.p50 and canary.wake_lat.p50. The
+ * history of a series of runs searches the same ones for a change of
+ * host ("sched-workloads --facts").
+ */
+extern const char *const canary_machine_metrics[];
+extern const size_t canary_machine_nmetrics;
+
+/*
  * Whether the canary of a round (@cur: one measurement) says the machine
  * is slower than when the baseline (@base: one measurement per
- * repetition) was recorded: the "system" values of canary.loop_ns,
- * canary.libm_ns, canary.timer_lat.p50 and canary.wake_lat.p50 by
- * canary_compare().
+ * repetition) was recorded: the "system" values of
+ * canary_machine_metrics by canary_compare().
  * Returns +1 when one of them is slower, 0 otherwise (and when the two
  * are not comparable: canary.fifo differs, or nothing is measured on one
  * side). @buf gets the values that moved against the baseline's range,

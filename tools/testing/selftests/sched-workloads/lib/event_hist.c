@@ -42,6 +42,29 @@ static void bin_edges(int b, double *low, double *high)
 	*high = b < 0 ? -lo : hi;
 }
 
+struct json_object *event_bins_json(int edges)
+{
+	struct json_object *o = json_object_new_object();
+	struct json_object *arr;
+	double low, high;
+	int b;
+
+	json_object_object_add(o, "per_octave",
+			       json_object_new_int(EVENT_BINS_PER_OCTAVE));
+	json_object_object_add(o, "min_abs",
+			       json_object_new_double(EVENT_MIN_ABS));
+	json_object_object_add(o, "octaves", json_object_new_int(EVENT_OCTAVES));
+	if (!edges)
+		return o;
+	arr = json_object_new_array();
+	for (b = 0; b <= EVENT_HALF; b++) {
+		bin_edges(b, &low, &high);
+		json_object_array_add(arr, json_new_number(high));
+	}
+	json_object_object_add(o, "edges", arr);
+	return o;
+}
+
 static int hist_alloc(struct event_hist *h)
 {
 	if (h->count)

@@ -62,6 +62,16 @@ int event_hist_shift(const struct event_hist *h, double by,
 int event_hist_overrun(const struct event_hist *h, uint64_t k,
 		       struct event_hist *out);
 
+/*
+ * How events are binned, as a run's index.json states it: {"per_octave",
+ * "min_abs", "octaves"}; with @edges, also "edges": the upper edge of
+ * bins 0 to EVENT_HALF, null for the last (open) one. Bin 0 spans
+ * -edges[0] to edges[0], bin b > 0 edges[b - 1] to edges[b], bin -b is
+ * bin b mirrored. The python3 readers draw with these edges
+ * ("sched-workloads --facts") rather than work them out again.
+ */
+struct json_object *event_bins_json(int edges);
+
 /* The distributions of one series of one entity, one per repetition. */
 struct event_samples {
 	enum metric_source source;

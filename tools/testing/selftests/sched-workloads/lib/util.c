@@ -18,6 +18,22 @@
 
 #include "lib/util.h"
 
+#define EXIT_CODE(n, w) { .code = SW_EXIT_##n, .name = #n, .what = w }
+
+const struct sw_exit_code sw_exit_codes[] = {
+	EXIT_CODE(PASS, "pass"),
+	EXIT_CODE(FAIL, "a check failed"),
+	EXIT_CODE(USAGE, "usage"),
+	EXIT_CODE(SKIP, "skipped (missing prerequisite)"),
+	EXIT_CODE(BAD_WORKLOAD, "bad workload"),
+	EXIT_CODE(BAD_LOG, "bad rt-app log"),
+	EXIT_CODE(BAD_TRACE, "bad trace"),
+	EXIT_CODE(RUN_ERROR, "the run broke"),
+	EXIT_CODE(BAD_RESULTS, "bad result directory"),
+};
+
+const size_t sw_exit_ncodes = ARRAY_SIZE(sw_exit_codes);
+
 int sw_err_set(struct sw_err *err, int code, const char *fmt, ...)
 {
 	va_list ap;

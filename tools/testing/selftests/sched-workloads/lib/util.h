@@ -22,6 +22,20 @@
 #define SW_EXIT_RUN_ERROR	8	/* the run itself broke (rt-app, tracefs) */
 #define SW_EXIT_BAD_RESULTS	9	/* a result directory unreadable or foreign */
 
+/*
+ * Every exit code with its name and what it tells, for --help and for
+ * the python3 programs ("sched-workloads --facts"), which take the values
+ * from here rather than restate them.
+ */
+struct sw_exit_code {
+	int code;
+	const char *name;	/* "BAD_WORKLOAD" for SW_EXIT_BAD_WORKLOAD */
+	const char *what;	/* "bad workload" */
+};
+
+extern const struct sw_exit_code sw_exit_codes[];
+extern const size_t sw_exit_ncodes;
+
 #define SW_ERR_LEN 512
 
 /* An error to hand up the stack: which exit code, and a message. */

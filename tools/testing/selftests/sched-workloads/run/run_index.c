@@ -93,20 +93,13 @@ int run_index_write(const char *run, const struct run_index_entry *e,
 		    size_t n, struct sw_err *err)
 {
 	struct json_object *root = json_object_new_object();
-	struct json_object *bins = json_object_new_object();
 	struct json_object *wls = json_object_new_object();
 	size_t i;
 
 	json_object_object_add(root, "format",
 			       json_object_new_int(RUN_INDEX_FORMAT));
 	json_object_object_add(root, "layout", results_layout_json());
-	json_object_object_add(bins, "per_octave",
-			       json_object_new_int(EVENT_BINS_PER_OCTAVE));
-	json_object_object_add(bins, "min_abs",
-			       json_object_new_double(EVENT_MIN_ABS));
-	json_object_object_add(bins, "octaves",
-			       json_object_new_int(EVENT_OCTAVES));
-	json_object_object_add(root, "event_bins", bins);
+	json_object_object_add(root, "event_bins", event_bins_json(0));
 	for (i = 0; i < n; i++)
 		json_object_object_add(wls, e[i].name, workload_json(run, &e[i]));
 	json_object_object_add(root, "workloads", wls);
