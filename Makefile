@@ -95,7 +95,7 @@ BENCH_ARGS ?=
 bench:
 	$(SW_DESK)/deps.sh run
 	@$(MAKE) --no-print-directory build
-	$(PYTHON) $(SW_DIR)/bench/bench.py --binary $(SW_BIN) $(BENCH_ARGS)
+	SW_BINARY=$(SW_BIN) $(PYTHON) $(SW_DIR)/bench/bench.py $(BENCH_ARGS)
 
 # The harnesses need clang and libFuzzer: the test profile installs them.
 FUZZ_SECONDS ?= 900

@@ -43,9 +43,9 @@ import tempfile
 
 import breaker
 import sw_paths
+from facts import EXIT_FAIL, EXIT_PASS, EXIT_USAGE
 from ktap_parse import ktap_results
 
-EXIT_FAIL, EXIT_USAGE = 1, 2
 HOG = "breaker_hog"
 # SKIPped for other tenants of the machine: no answer, taken again.
 BUSY = "# SKIP machine too busy"
@@ -305,7 +305,7 @@ def contribute(args):
         % os.path.basename(wl))
     for p in problems:
         say("NOT READY: " + p)
-    return EXIT_FAIL if problems else 0
+    return EXIT_FAIL if problems else EXIT_PASS
 
 
 def main(argv):

@@ -72,10 +72,18 @@ import statistics
 import sys
 
 import sw_paths  # noqa: F401 (the collection's lab/ on sys.path)
+import facts
 import results
 
 DEFAULT_PERMUTATIONS = 4999
 DEFAULT_P = 0.01
+# The least step, and LEAST_STEP below, are history's own and defined
+# here only: the binary has no threshold for this decision. It judges
+# one run against a baseline, by the smallest change each baseline
+# check declares (absolute checks declare none) and the canary by its
+# margins around the baseline's range; history names a step between
+# the medians of kernels either side of a split, for every judged
+# metric and the canary alike.
 DEFAULT_MIN_CHANGE = 0.10
 DEFAULT_MIN_EFFECT = 2.0
 DEFAULT_MIN_KERNELS = 3
@@ -123,11 +131,6 @@ def collect(runs):
     return series
 
 
-# machine/canary.h's figures of the whole machine that tell a slower host.
-CANARY = (("canary.loop_ns", "ns"), ("canary.libm_ns", "ns"),
-          ("canary.timer_lat.p50", "us"), ("canary.wake_lat.p50", "us"))
-
-
 # machine/host_gauge.h's figure of each repetition: rt-app's loops per us on a
 # CPU, on the scale of its workload.
 GAUGE, GAUGE_UNIT = "host.loops_per_us", "loops/us"
@@ -143,7 +146,9 @@ def collect_canary(runs):
     workload's host gauge, a block being its repetitions; only those
     that some run has."""
     series = {}
-    for name, unit in CANARY:
+    # the figures of the whole machine that the tool takes for a slower
+    # host when it judges a run against a baseline
+    for name, unit in facts.canary_machine():
         s = Series(name, unit, len(runs))
         for k, run in enumerate(runs):
             for w in run.workloads():
@@ -166,7 +171,7 @@ def machine_moved(change, canary, metric):
     of the gauge of @metric's workload (another's has its own host)."""
     gauge = gauge_name(metric.split(".", 1)[0])
     return [dict(c, name=s.name, unit=s.unit) for s in canary.values()
-            if s.name in dict(CANARY) or s.name == gauge
+            if s.name in dict(facts.canary_machine()) or s.name == gauge
             for c in s.changes if c["kernel"] == change["kernel"]]
 
 
@@ -448,10 +453,10 @@ def main(argv):
         runs = order_runs(runs, args.given_order)
     except results.ResultError as e:
         print("history: %s" % e, file=sys.stderr)
-        return results.EXIT_BAD_RESULTS
+        return facts.EXIT_BAD_RESULTS
     except ValueError as e:
         print("history: %s" % e, file=sys.stderr)
-        return results.EXIT_USAGE
+        return facts.EXIT_USAGE
     classes = sorted({r.machine_class for r in runs})
     if len(classes) > 1:
         print("history: runs of different machine classes (%s)%s" %
@@ -459,16 +464,16 @@ def main(argv):
                if args.force else "; --force compares them anyway"),
               file=sys.stderr)
         if not args.force:
-            return results.EXIT_USAGE
+            return facts.EXIT_USAGE
     try:
         series = collect(runs)
         canary = collect_canary(runs)
     except results.ResultError as e:
         print("history: %s" % e, file=sys.stderr)
-        return results.EXIT_BAD_RESULTS
+        return facts.EXIT_BAD_RESULTS
     if not series:
         print("history: no judged metric in these runs", file=sys.stderr)
-        return results.EXIT_SKIP
+        return facts.EXIT_SKIP
     rng = random.Random(args.seed)
     for name in sorted(series):
         series[name].changes = find_changes(series[name], args, rng)
@@ -485,7 +490,7 @@ def main(argv):
         if args.output:
             out.close()
     changed = any(s.changes for s in series.values())
-    return results.EXIT_FAIL if changed else results.EXIT_PASS
+    return facts.EXIT_FAIL if changed else facts.EXIT_PASS
 
 
 if __name__ == "__main__":

@@ -31,6 +31,7 @@ import subprocess
 import sys
 
 import sw_paths
+import facts
 import results
 
 # The event series drawn as CDFs: rt-app's wakeup latency and slack per
@@ -533,7 +534,7 @@ def main(argv):
     except ImportError as e:
         print("report: %s: python3-matplotlib missing (Debian: apt-get "
               "install python3-matplotlib)" % e, file=sys.stderr)
-        return results.EXIT_SKIP
+        return facts.EXIT_SKIP
     try:
         runs = [results.Run(d) for d in args.results]
         # the baseline each workload of (B) was judged against
@@ -548,7 +549,7 @@ def main(argv):
                 os.path.basename(runs[0].dir))
     except results.ResultError as e:
         print("report: %s" % e, file=sys.stderr)
-        return results.EXIT_BAD_RESULTS
+        return facts.EXIT_BAD_RESULTS
     try:
         with open(out + ".tmp", "w") as f:
             f.write(page)
@@ -556,9 +557,9 @@ def main(argv):
     except OSError as e:
         print("report: %s: %s (another file with -o)" %
               (e.filename, e.strerror), file=sys.stderr)
-        return results.EXIT_USAGE
+        return facts.EXIT_USAGE
     print(out)
-    return results.EXIT_PASS
+    return facts.EXIT_PASS
 
 
 if __name__ == "__main__":

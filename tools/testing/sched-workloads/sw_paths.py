@@ -65,12 +65,13 @@ LAB = os.path.join(COLLECTION, "lab")
 if LAB not in sys.path:
     sys.path.insert(1, LAB)
 
+import facts  # noqa: E402 (from LAB)
+
 
 def binary():
     """The binary the tools run: the one that ran them, else the
     tree's."""
-    return os.environ.get("SW_BINARY",
-                          os.path.join(COLLECTION, "sched-workloads"))
+    return facts.binary()
 
 
 def battery():

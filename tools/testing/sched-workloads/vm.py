@@ -53,8 +53,7 @@ import vm_reproduce
 import vm_split
 import vm_topology
 import vm_userspace
-
-EXIT_FAIL, EXIT_USAGE, EXIT_SKIP, EXIT_RUN_ERROR = 1, 2, 4, 8
+from facts import EXIT_FAIL, EXIT_RUN_ERROR, EXIT_SKIP, EXIT_USAGE
 # The battery of the host's binary (its workloads and baselines), whatever
 # the guest's binary is
 BATTERY = sw_paths.battery()

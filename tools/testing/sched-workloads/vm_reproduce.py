@@ -21,8 +21,9 @@ import tempfile
 
 import sw_paths
 import vm_arch
-
-EXIT_SAME, EXIT_DIFFERS, EXIT_USAGE, EXIT_RUN_ERROR = 0, 1, 2, 8
+# the same files: as a pass; others: as a check that failed
+from facts import (EXIT_PASS as EXIT_SAME, EXIT_FAIL as EXIT_DIFFERS,
+                   EXIT_USAGE, EXIT_RUN_ERROR)
 
 
 class ReproduceError(Exception):

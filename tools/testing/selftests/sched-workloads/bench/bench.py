@@ -49,6 +49,7 @@ import time
 HERE = os.path.dirname(os.path.abspath(__file__))
 COLLECTION = os.path.dirname(HERE)
 sys.path.insert(0, os.path.join(COLLECTION, "tests"))
+import swtest  # noqa: E402
 from swtest import ANALYSIS_PKGS, ANALYSIS_SOURCES, build_var  # noqa: E402
 TRACEFS = "/sys/kernel/tracing"
 EVENTS = ["sched/sched_switch", "sched/sched_waking", "sched/sched_wakeup",
@@ -56,7 +57,6 @@ EVENTS = ["sched/sched_switch", "sched/sched_waking", "sched/sched_wakeup",
           "sched/sched_process_fork", "sched/sched_process_exit"]
 # one loop of perf bench sched pipe: about 8 of those events
 EVENTS_PER_LOOP = 8
-EXIT_SKIP = 4
 # what trace/capture.c enables for a run: the perturbation is theirs
 RUN_EVENTS = EVENTS + ["sched/sched_pi_setprio", "ipi/ipi_send_cpu",
                        "ipi/ipi_send_cpumask", "power/cpu_idle",
@@ -370,13 +370,12 @@ def main():
     ap.add_argument("--sections", default="traces,cpus,battery,perturbation")
     ap.add_argument("--no-report", action="store_true",
                     help="leave out trace-cmd report (the slowest)")
-    ap.add_argument("--binary", default=os.environ.get(
-        "SW_BINARY", os.path.join(COLLECTION, "sched-workloads")))
+    ap.add_argument("--binary", default=swtest.BINARY)
     a = ap.parse_args()
     need = missing()
     if need:
         print("bench: SKIP: missing %s" % ", ".join(need))
-        return EXIT_SKIP
+        return swtest.EXIT_SKIP
     a.sizes = [int(s) for s in a.sizes.split(",")]
     a.pert_workloads = [w for w in a.pert_workloads.split(",") if w]
     a.pert_events = a.pert_events.split(",")

@@ -55,6 +55,7 @@ import re
 import sys
 import urllib.parse
 
+import facts
 import results
 
 SCHEMA_MAJOR, SCHEMA_MINOR = 5, 3
@@ -296,18 +297,18 @@ def main(argv):
         doc = Export(args, results.Run(args.results)).document()
     except results.ResultError as e:
         print("export: %s" % e, file=sys.stderr)
-        return results.EXIT_BAD_RESULTS
+        return facts.EXIT_BAD_RESULTS
     out = json.dumps(doc, indent=1) + "\n"
     if not args.output:
         sys.stdout.write(out)
-        return results.EXIT_PASS
+        return facts.EXIT_PASS
     try:
         with open(args.output, "w") as f:
             f.write(out)
     except OSError as e:
         print("export: %s: %s" % (args.output, e.strerror), file=sys.stderr)
-        return results.EXIT_USAGE
-    return results.EXIT_PASS
+        return facts.EXIT_USAGE
+    return facts.EXIT_PASS
 
 
 if __name__ == "__main__":

@@ -4,8 +4,9 @@
 Where each file is, how event histograms are binned and what became of
 each workload, the run says itself in its index.json (written by the
 tool: lib/results.c, run/run_index.c); the index's own name is the one
-thing this module knows of the layout. report.py, kcidb.py and
-history.py read runs through this module only.
+thing this module knows of the layout, and the bins' edges are the
+binary's (facts.py). report.py, kcidb.py and history.py read runs
+through this module only.
 
 A file that is not what the tool writes raises ResultError, naming the
 file and what is wrong with it.
@@ -14,6 +15,8 @@ import json
 import math
 import os
 import re
+
+import facts
 
 # The directory name the tool gives a run: <YYYYmmdd-HHMMSS>-<release>.
 RUN_DIR_RE = re.compile(r"^(\d{8})-(\d{6})-(.+)$")
@@ -24,14 +27,10 @@ INDEX_FORMAT = 1
 
 VS_BASELINE = ".vs-baseline"
 
-# The tool's exit codes (lib/util.h) that these programs use too.
-EXIT_PASS, EXIT_FAIL, EXIT_USAGE, EXIT_SKIP = 0, 1, 2, 4
-EXIT_BAD_RESULTS = 9
-
 
 class ResultError(Exception):
     """A result file missing or not in the tool's format: exit
-    EXIT_BAD_RESULTS."""
+    facts.EXIT_BAD_RESULTS."""
 
 
 def load_json(path):
@@ -51,10 +50,11 @@ def _expect(cond, path, what):
 
 
 class EventBins:
-    """How the tool bins a series of events (lib/event_hist.h), as a
-    run's index.json states it: signed log bins, per_octave of them per
-    doubling of |v| above min_abs, bin 0 for the smaller values, the last
-    one open."""
+    """How the tool bins a series of events (lib/event_hist.h): the
+    binning a run's index.json names, with the edges the binary states
+    for it (facts.event_bins()), taken when first asked."""
+
+    SCHEME = ("per_octave", "min_abs", "octaves")
 
     def __init__(self, obj, path):
         _expect(isinstance(obj, dict) and
@@ -63,19 +63,24 @@ class EventBins:
                 isinstance(obj.get("min_abs"), (int, float)) and
                 obj["min_abs"] > 0 and isinstance(obj.get("octaves"), int),
                 path, "\"event_bins\": not the bins of event histograms")
-        self.per_octave, self.min_abs = obj["per_octave"], obj["min_abs"]
-        self.half = obj["octaves"] * self.per_octave
+        self.scheme, self.path = obj, path
+        self.upper = None
 
     def edges(self, b):
-        """(low, high) of bin @b."""
+        """(low, high) of bin @b: bin 0 spans the smaller values either
+        side of 0, bin -b mirrors bin b, the last one is open."""
+        if self.upper is None:
+            tool = facts.event_bins()
+            _expect(all(self.scheme[k] == tool[k] for k in self.SCHEME),
+                    self.path, "\"event_bins\": not the bins of %s (%s)"
+                    % (facts.binary(), ", ".join(
+                        "%s %s" % (k, tool[k]) for k in self.SCHEME)))
+            self.upper = [math.inf if e is None else e
+                          for e in tool["edges"]]
         a = abs(b)
-        if not a:
-            return -self.min_abs, self.min_abs
-        lo = self.min_abs * 2 ** ((a - 1) / self.per_octave)
-        hi = self.min_abs * 2 ** (a / self.per_octave)
-        if a == self.half:
-            hi = math.inf
-        return (lo, hi) if b > 0 else (-hi, -lo)
+        lo = self.upper[a - 1] if a else -self.upper[0]
+        hi = self.upper[a]
+        return (lo, hi) if b >= 0 else (-hi, -lo)
 
 
 class Histogram:

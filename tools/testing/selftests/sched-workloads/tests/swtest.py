@@ -40,15 +40,18 @@ SCRIPTS = " ".join(build_var("SW_DESK_DIR"))
 sys.path.insert(1, os.path.join(COLLECTION, "lab"))
 sys.path.insert(1, SCRIPTS)
 from ktap_parse import ktap_results  # noqa: E402,F401 (for the tests)
+import facts  # noqa: E402
 # The binary under test; the test command may point it at a sanitizer build.
-BINARY = os.environ.get("SW_BINARY",
-                        os.path.join(COLLECTION, "sched-workloads"))
+BINARY = facts.binary()
 LOCK_FILE = "/tmp/sched-workloads-live.lock"
 
-# Exit codes of the tool (lib/util.h).
-EXIT_PASS, EXIT_FAIL, EXIT_USAGE, EXIT_SKIP = 0, 1, 2, 4
-EXIT_BAD_WORKLOAD, EXIT_BAD_LOG, EXIT_BAD_TRACE, EXIT_RUN_ERROR = 5, 6, 7, 8
-EXIT_BAD_RESULTS = 9
+
+def __getattr__(name):
+    """EXIT_PASS, EXIT_BAD_WORKLOAD...: the tool's exit codes, as it
+    states them (lab/facts.py)."""
+    if name.startswith("EXIT_"):
+        return getattr(facts, name)
+    raise AttributeError("module %r has no attribute %r" % (__name__, name))
 
 
 # Tests take the live lock themselves (live_lock()); the tool they start
@@ -226,7 +229,7 @@ class StreamCheckerTest(unittest.TestCase):
     def metrics(self, ncpus, stream, *args):
         """The metrics of a stream the analysis takes."""
         p = self.play(ncpus, stream, *args)
-        self.assertEqual(p.returncode, EXIT_PASS, p.stderr)
+        self.assertEqual(p.returncode, facts.EXIT_PASS, p.stderr)
         return json.loads(p.stdout)
 
 

@@ -7,7 +7,8 @@ import unittest
 from swtest import EXIT_PASS, EXIT_USAGE, sw
 
 COMMANDS = ["run", "baseline", "compare", "list", "fingerprint", "check",
-            "metrics", "analyze", "canary", "replay", "qualify", "record"]
+            "metrics", "analyze", "canary", "replay", "qualify", "record",
+            "--facts"]
 
 
 class TestHelp(unittest.TestCase):

@@ -26,6 +26,7 @@ import tempfile
 import unittest
 
 import swtest
+import facts
 import history
 import results
 
@@ -147,7 +148,7 @@ class TestHistory(unittest.TestCase):
         self.assertEqual(c["machine"], [])
         self.assertEqual(changed(doc, "machine"), {})
         self.assertEqual(len(doc["machine"]),
-                         len(history.CANARY) + len(WORKLOADS))
+                         len(facts.canary_machine()) + len(WORKLOADS))
 
     def test_slower_host_is_named_beside_the_change(self):
         dirs = self.series("host", 12, seed=7, step_at=6, host_at=6)

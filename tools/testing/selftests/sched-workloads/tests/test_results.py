@@ -87,6 +87,39 @@ class TestHistogram(unittest.TestCase):
                                         "key")
 
 
+class TestToolBins(unittest.TestCase):
+    """The edges python3 reads from the binary hold the values the
+    binary binned: each histogram's exact min and max lie in its lowest
+    and highest bin."""
+
+    def test_edges_hold_what_the_tool_binned(self):
+        bins = tool_bins()
+        with tempfile.TemporaryDirectory() as tmp:
+            out = os.path.join(tmp, "events.json")
+            r = swtest.sw("analyze", "--logs", swtest.fixture("logs", "basic"),
+                          "--events-out", out, timeout=120)
+            self.assertEqual(r.returncode, swtest.EXIT_PASS, r.stderr)
+            events = swtest.load_json(out)
+        self.assertTrue(events)
+        for key, obj in events.items():
+            h = results.Histogram.from_json(obj, out, key)
+            if not h.n:
+                continue
+            with self.subTest(series=key):
+                lo, hi = bins.edges(min(h.bins))
+                self.assertTrue(lo <= h.min <= hi, (lo, h.min, hi))
+                lo, hi = bins.edges(max(h.bins))
+                self.assertTrue(lo <= h.max <= hi, (lo, h.max, hi))
+
+    def test_other_binning_is_refused(self):
+        other = results.EventBins({"per_octave": 8, "min_abs": 0.01,
+                                   "octaves": 44}, "index.json")
+        with self.assertRaisesRegex(results.ResultError,
+                                    "index.json: \"event_bins\": not the "
+                                    "bins of"):
+            other.edges(1)
+
+
 class TestRun(unittest.TestCase):
     def setUp(self):
         self.tmp = tempfile.TemporaryDirectory()

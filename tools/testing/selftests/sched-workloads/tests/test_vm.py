@@ -202,7 +202,7 @@ def deterministic_boots(cls, *boots):
     for i, argv in enumerate(boots):
         r = sw_vm("--kernel", cls.deb, "--deterministic", "-r",
                   os.path.join(cls.tmp, str(i)), *argv)
-        if r.returncode == 4:
+        if r.returncode == swtest.EXIT_SKIP:
             shutil.rmtree(cls.tmp, ignore_errors=True)
             raise unittest.SkipTest(r.stdout.strip())
         cls.out.append(r.stdout + r.stderr)
