@@ -4,7 +4,7 @@
  *
  *   -a             tasks without a matching -A may run on every CPU
  *   -A GLOB=CPUS   tasks whose comm matches GLOB may run on CPUS
- *                  ("1", "0-3,7"; any CPU below CPUBITS_MAX_CPUS)
+ *                  ("1", "0-3,7"; the CPUs below CPUBITS_MAX_CPUS)
  *   -t GLOB        tasks that get per-task metrics (default: all)
  *   -C CORES       the SMT core of each CPU in turn ("0,0,2,2": CPUs 0
  *                  and 1 are one core's threads, 2 and 3 another's)
