@@ -165,7 +165,7 @@ def run_breaker(binary, path, spec, work):
         sys.stderr.write(r.stderr)
         if BUSY not in r.stdout:
             break
-    if r.returncode not in (0, 1):
+    if r.returncode not in (EXIT_PASS, EXIT_FAIL):
         raise StepError("the breaker's run could not run (exit %d)" %
                         r.returncode, r.returncode)
     got = {name: (ok, d) for _, ok, name, d in ktap_results(r.stdout)}

@@ -17,6 +17,9 @@ import os
 import re
 import shutil
 
+import sw_paths  # noqa: F401 (the collection's lab/ on sys.path)
+from facts import EXIT_PASS, EXIT_SKIP
+
 RESULT = re.compile(r"^(not ok|ok) [0-9]+ (\S+)(.*)$")
 TOTALS = "# Totals: pass:%d fail:%d xfail:0 xpass:0 skip:%d error:%d"
 
@@ -86,9 +89,9 @@ def merge_status(statuses):
     """The exit status of the boots together: the first that is neither
     a pass nor a skip, else a pass when one passed, else a skip."""
     for s in statuses:
-        if s not in (0, 4):
+        if s not in (EXIT_PASS, EXIT_SKIP):
             return s
-    return 0 if 0 in statuses else 4
+    return EXIT_PASS if EXIT_PASS in statuses else EXIT_SKIP
 
 
 def merge_runs(first, others):

@@ -18,8 +18,8 @@ import sys
 import tempfile
 import unittest
 
-from swtest import (BINARY, CHILD_ENV, EXIT_PASS, SCRIPTS, ktap_results,
-                    load_json, sw)
+from swtest import (BINARY, CHILD_ENV, EXIT_PASS, EXIT_USAGE, SCRIPTS,
+                    ktap_results, load_json, sw)
 import contribute  # after swtest, which puts the collection on the path
 from breaker import load_workload
 from test_faults import guarded, machine_state
@@ -107,7 +107,7 @@ class TestCommandLine(unittest.TestCase):
                  "/nonexistent.dat: no such trace")):
             with self.subTest(args=args):
                 r = run_script(*args)
-                self.assertEqual(r.returncode, 2, r.stderr)
+                self.assertEqual(r.returncode, EXIT_USAGE, r.stderr)
                 self.assertIn(msg, r.stderr)
 
     def test_existing_name_is_not_overwritten(self):
@@ -115,7 +115,7 @@ class TestCommandLine(unittest.TestCase):
         tmp = tempfile.mkdtemp(prefix="sw-contribute-")
         self.addCleanup(shutil.rmtree, tmp)
         r = run_script("--work", tmp, "periodic-light", "--", "true")
-        self.assertEqual(r.returncode, 2, r.stdout + r.stderr)
+        self.assertEqual(r.returncode, EXIT_USAGE, r.stdout + r.stderr)
         self.assertIn("periodic-light.json exists (--force overwrites it)",
                       r.stdout)
 

@@ -20,13 +20,12 @@ import sys
 import tempfile
 import unittest
 
-from swtest import (ANALYSIS_PKGS, ANALYSIS_SOURCES, EXIT_BAD_LOG, EXIT_FAIL,
-                    EXIT_PASS, EXIT_USAGE, SANITIZER_ERRORS, build_checker, sw,
-                    unpack_traces)
+from swtest import (ANALYSIS_PKGS, ANALYSIS_SOURCES, EXIT_BAD_LOG,
+                    EXIT_BAD_TRACE, EXIT_FAIL, EXIT_PASS, EXIT_USAGE,
+                    SANITIZER_ERRORS, build_checker, sw, unpack_traces)
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 FIX = os.path.join(HERE, "fixtures", "trace")
-EXIT_BAD_TRACE = 7
 
 EXPLAIN_HEAD = re.compile(r"^(wc|rt): (\d+) stretch")
 EXPLAIN_AT = re.compile(r"^  at (\d+)\.(\d{6}) \([+-][0-9.]+ s\): "

@@ -65,7 +65,7 @@ class TestOutcomes(unittest.TestCase):
 
     def test_no_such_kernel(self):
         r = sw_vm("--kernel", "/nonexistent/bzImage")
-        self.assertEqual(r.returncode, 2, r.stdout + r.stderr)
+        self.assertEqual(r.returncode, swtest.EXIT_USAGE, r.stdout + r.stderr)
         self.assertIn("/nonexistent/bzImage: no such kernel image", r.stderr)
 
     @unittest.skipUnless(shutil.which("qemu-system-x86_64") and
@@ -77,7 +77,7 @@ class TestOutcomes(unittest.TestCase):
             with open(junk, "wb") as f:
                 f.write(b"\0" * 4096)
             r = sw_vm("--kernel", junk, "-r", tmp)
-        self.assertEqual(r.returncode, 2, r.stdout + r.stderr)
+        self.assertEqual(r.returncode, swtest.EXIT_USAGE, r.stdout + r.stderr)
         self.assertIn("%s: not a kernel image (neither an x86_64 bzImage "
                       "nor an arm64 Image)" % junk, r.stderr)
 

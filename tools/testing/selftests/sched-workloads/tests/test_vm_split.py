@@ -93,11 +93,13 @@ class TestMergeKtap(unittest.TestCase):
 
 class TestMergeStatus(unittest.TestCase):
     def test_worst(self):
-        self.assertEqual(vm_split.merge_status([0, 0]), 0)
-        self.assertEqual(vm_split.merge_status([0, 4]), 0)
-        self.assertEqual(vm_split.merge_status([4, 4]), 4)
-        self.assertEqual(vm_split.merge_status([0, 1]), 1)
-        self.assertEqual(vm_split.merge_status([8, 1]), 8)
+        ok, fail, skip = swtest.EXIT_PASS, swtest.EXIT_FAIL, swtest.EXIT_SKIP
+        broke = swtest.EXIT_RUN_ERROR
+        self.assertEqual(vm_split.merge_status([ok, ok]), ok)
+        self.assertEqual(vm_split.merge_status([ok, skip]), ok)
+        self.assertEqual(vm_split.merge_status([skip, skip]), skip)
+        self.assertEqual(vm_split.merge_status([ok, fail]), fail)
+        self.assertEqual(vm_split.merge_status([broke, fail]), broke)
 
 
 class TestMergeRuns(unittest.TestCase):
