@@ -17,7 +17,8 @@
  * good, "rel" (a fraction) and "abs" (in the metric's unit) the smallest
  * change that matters; a tail metric (metric_def.tail) is compared on its
  * pooled events. How repetitions and rounds decide, and the false-alarm
- * rate the rules are built for, is at the top of judge/verdict.c.
+ * rate the rules are built for:
+ * Documentation/dev-tools/sched-workloads/verdicts.rst
  */
 #ifndef SW_CHECKS_H
 #define SW_CHECKS_H

@@ -4,7 +4,8 @@
  * bad direction that the check fails on with probability DETECT_POWER,
  * given the baseline's own spread, the repetitions of a round and the
  * rule (judge/compare.h, a regression confirmed in every round by
- * judge/verdict.c), at the false-alarm rate that rule is built for.
+ * judge/baseline_check.c), at the false-alarm rate that rule is built
+ * for.
  *
  * A change is modelled as a shift: every repetition (for a tail, every
  * event) moved by the same amount in the bad direction; for an overrun

@@ -3,8 +3,9 @@
  * Whether the machine, not the kernel, moved since a baseline was
  * recorded: the canary measured before a round (machine/canary.h) against
  * the baseline's canaries, and the host gauge of a round's repetitions
- * (machine/host_gauge.h) against the baseline's. judge/verdict.c asks before it
- * blames the kernel for a regression.
+ * (machine/host_gauge.h) against the baseline's. A check asks, round by
+ * round (judge/round_drift.h), before it blames the kernel for a
+ * regression.
  */
 #ifndef SW_MACHINE_DRIFT_H
 #define SW_MACHINE_DRIFT_H

@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "judge/refusal.h"
+#include "judge/verdict_json.h"
 #include "lib/results.h"
 #include "machine/sched_settings.h"
 #include "rtapp/rtapp_run.h"
@@ -26,17 +27,12 @@ static int write_json(const char *dir, enum results_file f,
 			       JSON_C_TO_STRING_PRETTY);
 }
 
-static int print_verdicts(FILE *f, const void *res)
-{
-	return verdict_results_write_json(res, f);
-}
-
 static int write_verdicts(struct wl *wl, struct sw_err *err)
 {
 	char path[PATH_MAX];
 
 	if (results_path(path, sizeof(path), wl->dir, RF_VERDICTS) ||
-	    write_stream_file(path, print_verdicts, &wl->res))
+	    verdict_results_write_file(&wl->res, path))
 		return sw_err_set(err, SW_EXIT_RUN_ERROR,
 				  "cannot write %s: %s", path, strerror(errno));
 	return 0;
