@@ -4,11 +4,13 @@
  *
  * Without --workload it prints the metrics as JSON; with one, it
  * evaluates the workload's checks and prints them as KTAP (the metrics
- * then go to --metrics-out, if given). --explain prints instead where
+ * then go to --metrics-out, if given, and the verdicts as a run's
+ * verdicts.json to --verdicts-out). --explain prints instead where
  * the trace's wc.* and rt.wait_while_lower come from, and who else ran.
  * A kthreads.txt in the --logs directory says which pids were kernel
  * threads (trace/kthreads.h); without it they are known by name.
  */
+#include <errno.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -21,12 +23,13 @@
 #include "judge/samples.h"
 #include "run/measure.h"
 #include "judge/verdict.h"
+#include "judge/verdict_json.h"
 #include "rtapp/workload.h"
 #include "lib/results.h"
 
 struct analyze_opts {
 	const char *logs, *basename, *trace, *workload, *metrics_out;
-	const char *events_out;
+	const char *events_out, *verdicts_out;
 	const char *buffer, *baseline;
 	int all_cpus, explain, explain_json, use_libtracecmd;
 	uint64_t timeline_start, timeline_end;	/* ns; end 0: none */
@@ -116,6 +119,13 @@ static int judge_workload(const struct analyze_opts *o,
 		st = V_ERROR;
 	} else {
 		st = verdict_overall(&res);
+	}
+	if (o->verdicts_out &&
+	    verdict_results_write_file(&res, o->verdicts_out)) {
+		sw_err_set(err, SW_EXIT_RUN_ERROR, "cannot write %s: %s",
+			   o->verdicts_out, strerror(errno));
+		verdict_results_free(&res);
+		goto out_vb;
 	}
 	ktap_subtests(&res);
 	ktap_result(w.name, st, "every check skipped");
@@ -213,6 +223,9 @@ int cmd_analyze(int argc, char **argv)
 			 "run (work conservation)"),
 		OPT_TEXT("metrics-out", 0, &o.metrics_out, "FILE",
 			 "the metrics as JSON, with --workload"),
+		OPT_TEXT("verdicts-out", 0, &o.verdicts_out, "FILE",
+			 "the verdicts as JSON, with --workload (a run's\n"
+			 "verdicts.json)"),
 		OPT_TEXT("events-out", 0, &o.events_out, "FILE",
 			 "the series behind the tail metrics, as histograms\n"
 			 "(a repetition's events.json)"),

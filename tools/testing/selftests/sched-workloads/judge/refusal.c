@@ -51,6 +51,7 @@ void refusal_judge(const struct refusal *rf, const char *prefix,
 
 	memset(r, 0, sizeof(*r));
 	snprintf(r->name, sizeof(r->name), "%s.rtapp.refused", prefix);
+	snprintf(r->entity, sizeof(r->entity), "rtapp");
 	if (ex->exited && ex->code && said) {
 		r->status = V_PASS;
 		snprintf(r->diag, sizeof(r->diag),

@@ -41,6 +41,8 @@ int verdict_results_write_json(const struct verdict_results *res, FILE *f)
 		json_object_object_add(o, "kind", json_object_new_string(
 				       r->kind == CHECK_ABSOLUTE ? "absolute" :
 				       "baseline"));
+		json_object_object_add(o, "entity",
+				       json_object_new_string(r->entity));
 		if (r->def) {
 			json_object_object_add(o, "metric",
 					       json_object_new_string(r->def->name));

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * verdicts.json: a workload's results as a JSON array, one object per
- * result: name, status, kind, metric, unit, value, limit, room,
+ * result: name, status, kind, entity, metric, unit, value, limit, room,
  * reps and beyond (absolute), change and detectable (baseline), diag.
  * lab/results.py reads it back.
  */

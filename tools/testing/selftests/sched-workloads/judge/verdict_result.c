@@ -36,6 +36,7 @@ void verdict_result_init(struct verdict_result *r,
 	r->kind = kind;
 	r->def = def;
 	r->value = r->limit = r->room = NAN;
+	snprintf(r->entity, sizeof(r->entity), "%s", entity);
 	snprintf(r->name, sizeof(r->name), "%s.%s.%s%s", prefix, entity,
 		 def->name, kind == CHECK_BASELINE ? ".vs-baseline" : "");
 	make_unique(res, r->name, sizeof(r->name));

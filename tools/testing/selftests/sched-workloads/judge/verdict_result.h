@@ -26,6 +26,12 @@ enum verdict_status { V_PASS, V_FAIL, V_SKIP, V_ERROR };
 
 struct verdict_result {
 	char name[160];		/* unique, space-free subtest name */
+	/*
+	 * What it is about, the part of the name between the workload and
+	 * the metric: a task, a thread, "cpu1", "system" or "rtapp" (a
+	 * check that matched nothing: its selector).
+	 */
+	char entity[64];
 	enum verdict_status status;
 	enum check_kind kind;
 	enum change_kind change;	/* baseline checks: of the first round */

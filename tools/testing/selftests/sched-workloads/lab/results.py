@@ -136,14 +136,22 @@ class Histogram:
 
 
 def check_entity_metric(check, workload):
-    """(entity, metric) that a check of @workload judges ("<workload>.
-    <entity>.<metric>[.vs-baseline]"), or None."""
-    name, metric = check["name"], check.get("metric")
+    """(entity, metric) that a check of @workload judges: its "entity"
+    (a task, a thread, "cpu1", "system") and its "metric"; None for a
+    result of no metric (rt-app refused, say)."""
+    metric, entity = check.get("metric"), check.get("entity")
+    if not isinstance(metric, str):
+        return None
+    if isinstance(entity, str):
+        return (entity, metric) if entity else None
+    # A verdicts.json written before results had "entity": the entity is
+    # the part of "<workload>.<entity>.<metric>[.vs-baseline]" between
+    # the workload and the metric.
+    name = check["name"]
     if name.endswith(VS_BASELINE):
         name = name[:-len(VS_BASELINE)]
     prefix = workload + "."
-    if (not isinstance(metric, str) or not name.startswith(prefix) or
-            not name.endswith("." + metric)):
+    if not name.startswith(prefix) or not name.endswith("." + metric):
         return None
     entity = name[len(prefix):-len(metric) - 1]
     return (entity, metric) if entity else None

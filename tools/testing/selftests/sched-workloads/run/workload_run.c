@@ -106,6 +106,7 @@ static int refused_within_limits(struct wl *wl, struct sw_err *err)
 	r->value = r->limit = r->room = NAN;
 	snprintf(r->name, sizeof(r->name), "%s.system.dl.admitted",
 		 wl->w.name);
+	snprintf(r->entity, sizeof(r->entity), "system");
 	snprintf(r->diag, sizeof(r->diag), "FAIL %s", wl->reason);
 	wl->res.r = r;
 	wl->res.n = 1;

@@ -186,5 +186,74 @@ class TestRun(unittest.TestCase):
         self.assertIsNone(results.Run(renamed).started)
 
 
+# The "disturbed" fixture's workload with a check on a CPU, one on the
+# system and the same check of its threads twice (a second result of one
+# metric on one entity is named ".2").
+ENTITY_CHECKS = ('"checks": [ { "metric": "passes", "task": "pulse", '
+                 '"min": 1 }, { "metric": "passes", "task": "pulse-0", '
+                 '"min": 2 }, { "metric": "cpu.busy_share", "cpu": 1, '
+                 '"min": 0 }, { "metric": "wc.share", "max": 1 } ]')
+
+
+class TestEntity(unittest.TestCase):
+    """What each check is about, in a verdicts.json the tool writes
+    (analyze --verdicts-out, on the "disturbed" trace and logs), as
+    results reads it; and in one of a tool before "entity"."""
+
+    @classmethod
+    def setUpClass(cls):
+        cls.tmp = tempfile.TemporaryDirectory()
+        tmp = cls.tmp.name
+        trace = swtest.unpack_traces(swtest.fixture("trace"),
+                                     tmp)["disturbed"]
+        with open(swtest.fixture("workloads", "disturbed.json")) as f:
+            text = f.read()
+        start = text.index('"checks"')
+        end = text.index("]", start) + 1
+        workload = os.path.join(tmp, "w.json")
+        with open(workload, "w") as f:
+            f.write(text[:start] + ENTITY_CHECKS + text[end:])
+        cls.run_dir = os.path.join(tmp, "20261206-021350-6.18.44")
+        os.makedirs(os.path.join(cls.run_dir, "w"))
+        with open(os.path.join(cls.run_dir, "fingerprint.json"), "w") as f:
+            json.dump({"class": "x"}, f)
+        r = swtest.sw("analyze", "--logs",
+                      swtest.fixture("logs", "disturbed"), "--trace", trace,
+                      "--workload", workload, "--verdicts-out",
+                      os.path.join(cls.run_dir, "w", "verdicts.json"))
+        assert r.returncode == 0, r.stderr
+        swtest.index_run(cls.run_dir)
+
+    @classmethod
+    def tearDownClass(cls):
+        cls.tmp.cleanup()
+
+    def test_entity_of_each_check(self):
+        want = {
+            "w.pulse-0.passes": ("pulse-0", "passes"),
+            "w.pulse-1.passes": ("pulse-1", "passes"),
+            "w.pulse-0.passes.2": ("pulse-0", "passes"),
+            "w.cpu1.cpu.busy_share": ("cpu1", "cpu.busy_share"),
+            "w.system.wc.share": ("system", "wc.share"),
+            "w.system.kthread.cpu_share": ("system", "kthread.cpu_share"),
+        }
+        checks = results.Run(self.run_dir).workload("w").verdicts()
+        self.assertEqual({c["name"]: (c["entity"], c["metric"])
+                          for c in checks}, want)
+        self.assertEqual({c["name"]: results.check_entity_metric(c, "w")
+                          for c in checks}, want)
+
+    def test_before_the_field_the_name_says_it(self):
+        old = {"name": "w.cpu1.cpu.busy_share.vs-baseline",
+               "metric": "cpu.busy_share"}
+        self.assertEqual(results.check_entity_metric(old, "w"),
+                         ("cpu1", "cpu.busy_share"))
+        # what the name alone cannot tell
+        self.assertIsNone(results.check_entity_metric(
+            dict(old, name="w.pulse-0.passes.2", metric="passes"), "w"))
+        self.assertIsNone(results.check_entity_metric(
+            {"name": "w.rtapp.refused"}, "w"))
+
+
 if __name__ == "__main__":
     unittest.main()
