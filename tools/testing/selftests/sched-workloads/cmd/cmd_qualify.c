@@ -10,12 +10,13 @@
  * check, how often it passed, the least room it had (how far its value
  * stayed from its bound, or from the regression threshold) and, for an
  * absolute check, how many single repetitions fell beyond its bound: the
- * q of judge/verdict.c, which must stay below 3% for the battery to fail falsely
- * at most once in 20 runs. A check is too tight when its count shows q
- * above 3% (a one-sided binomial test, p <= 0.05): one repetition of 30
- * beyond a bound is what a q of 0.5% gives as often as one of 10% does,
- * and is listed, not judged. From the shares seen, it also prints the
- * false failures a battery can expect under judge/verdict.c's sequential rule.
+ * q of the rules (Documentation/dev-tools/sched-workloads/verdicts.rst),
+ * which must stay below 3% for the battery to fail falsely at most once
+ * in 20 runs. A check is too tight when its count shows q above 3% (a
+ * one-sided binomial test, p <= 0.05): one repetition of 30 beyond a
+ * bound is what a q of 0.5% gives as often as one of 10% does, and is
+ * listed, not judged. From the shares seen, it also prints the false
+ * failures a battery can expect under the rules' sequential vote.
  * A baseline check drifts when its first rounds regressed more often
  * than the 2 in 56 a clean round allows (judge/compare.c), by the same test:
  * the machine moves it further than its threshold, and only the
@@ -55,7 +56,7 @@
 #include "run/baseline_record.h"
 #include "run/battery.h"
 
-/* The per-repetition rate beyond a bound that judge/verdict.c is built for. */
+/* The per-repetition rate beyond a bound the rules (verdicts.rst) allow. */
 #define QUALIFY_MAX_Q 0.03
 /* ... and the level at which a count shows a check above it */
 #define QUALIFY_TIGHT_P 0.05
@@ -304,7 +305,7 @@ static void print_report(const struct qualify *q, const char *class_name)
 	       q->confirmations, q->disturbed, q->seconds);
 	printf("# designed for at most 1 false failure in 20 batteries: every absolute check needs under %.0f%% of its repetitions beyond its bound\n",
 	       100 * QUALIFY_MAX_Q);
-	printf("# at the shares of repetitions beyond the bounds seen, a battery fails falsely with probability %.2g (sequential rule of judge/verdict.c)\n",
+	printf("# at the shares of repetitions beyond the bounds seen, a battery fails falsely with probability %.2g (sequential rule of verdicts.rst)\n",
 	       expected);
 	for (i = 0; i < q->n; i++) {
 		const struct qcheck *c = &q->c[i];

@@ -12,7 +12,8 @@
  * in order, as it would take them live: a split check takes more of
  * them, a regression asks for the next round; when a round has no more,
  * it is judged on what there is and a diagnostic says so. So the rules
- * of judge/verdict.c can be tried on a recording, and tested on fixtures.
+ * (Documentation/dev-tools/sched-workloads/verdicts.rst) can be tried on
+ * a recording, and tested on fixtures.
  * Without a baseline (neither option, and none of this machine class in
  * the default directory), baseline checks skip.
  */

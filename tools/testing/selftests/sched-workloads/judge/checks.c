@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Verdict blocks: parsing them from a workload file (judge/verdict.c judges).
+ * Verdict blocks: parsing them from a workload file (judge/verdict.c
+ * judges, by the rules of verdicts.rst).
  */
 #include <math.h>
 #include <stdlib.h>

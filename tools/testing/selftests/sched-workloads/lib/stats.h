@@ -138,8 +138,8 @@ double stats_binom_at_least(unsigned int k, unsigned int n, double p);
  * A majority vote taken sequentially: @first votes, then one more at a
  * time while neither side leads by @lead, at most @max votes; the side
  * with more votes wins. Returns the probability that the side each vote
- * takes with probability @q wins (judge/verdict.c's absolute checks: a clean
- * check failing, q the share of clean repetitions beyond the bound).
+ * takes with probability @q wins (the absolute checks of verdicts.rst: a
+ * clean check failing, q the share of clean repetitions beyond the bound).
  */
 double stats_sequential_majority(double q, unsigned int first,
 				 unsigned int lead, unsigned int max);

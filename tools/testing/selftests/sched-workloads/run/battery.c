@@ -3,7 +3,7 @@
  * Running the battery: every workload's first round in file-name order,
  * and the confirmation rounds of those with a check to judge again (a
  * regression, or a bound missed), each at least opts->confirm_gap_s
- * after the workload's round before (run/rounds.h, judge/verdict.c):
+ * after the workload's round before (run/rounds.h, verdicts.rst):
  * between first rounds once their gap has passed, then, waiting for their
  * gaps, those still due. Results are printed in file-name order as they
  * become final (run/session.h).
@@ -12,7 +12,7 @@
  * battery: past opts->time_limit_s (kselftest's timeout less a margin)
  * no round nor repetition starts. A workload not started SKIPs, one
  * whose confirmation is still due is judged on the rounds it has, its
- * unconfirmed checks SKIP (judge/verdict.c): whatever runs beside it,
+ * unconfirmed checks SKIP (verdicts.rst): whatever runs beside it,
  * the battery ends within the timeout with every workload accounted for.
  */
 #include <errno.h>

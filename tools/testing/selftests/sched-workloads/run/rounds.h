@@ -3,7 +3,8 @@
  * The run protocol of one workload: rounds of repetitions, each after a
  * canary; more repetitions while an absolute check is split; another
  * round, minutes later, while a regression waits for confirmation
- * (judge/verdict.c has the rules and their false-alarm rate). The
+ * (the rules and their false-alarm rate:
+ * Documentation/dev-tools/sched-workloads/verdicts.rst). The
  * battery (run/battery.c) decides when rounds run, "replay"
  * (cmd/cmd_replay.c) runs the same protocol on recorded repetitions, and
  * a baseline's recording (run/baseline_record.c) adds its repetitions to

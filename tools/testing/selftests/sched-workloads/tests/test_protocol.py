@@ -1,5 +1,5 @@
 # SPDX-License-Identifier: GPL-2.0
-"""The run protocol and its rules (judge/verdict.c), replayed on recordings.
+"""The run protocol and its rules (verdicts.rst), replayed on recordings.
 
 Each case writes rt-app logs whose values are chosen by hand, turns them
 into repetitions with "analyze" (metrics.json and events.json, as a run
@@ -598,7 +598,7 @@ class TestHostGauge(unittest.TestCase):
 
 
 class TestFalseAlarmRate(unittest.TestCase):
-    """The design rate of judge/verdict.c, through the tool.
+    """The design rate of the rules (verdicts.rst), through the tool.
 
     Eight repetitions with distinct values (far apart, so any shift of
     the median is beyond max(50%, 50 us)), all from one kernel: every way

@@ -246,8 +246,8 @@ class TestStats(unittest.TestCase):
         self.assertTrue(math.isnan(self.value("binom", 1, 10, 1.5)))
 
     def test_sequential_majority(self):
-        """judge/verdict.c's rule (3 votes, then one at a time while no side
-        leads by 3, at most 9), against an enumeration of all 2^9 vote
+        """The rule of verdicts.rst (3 votes, then one at a time while no
+        side leads by 3, at most 9), against an enumeration of all 2^9 vote
         sequences cut where the rule stops."""
         def enumerate_rule(q, first=3, lead=3, most=9):
             won = 0.0
@@ -272,7 +272,7 @@ class TestStats(unittest.TestCase):
                             1e-12, q)
         # symmetric rule: a fair coin wins half the time
         self.assertValue(0.5, "majority", 0.5, 3, 3, 9)
-        # small q: q^3 + 126 q^5 to within a few percent (judge/verdict.c)
+        # small q: q^3 + 126 q^5 to within a few percent (verdicts.rst)
         got = self.value("majority", 0.03, 3, 3, 9)
         self.assertLess(abs(got / (0.03 ** 3 + 126 * 0.03 ** 5) - 1), 0.05)
         # one vote, no extension: the vote itself
