@@ -320,6 +320,20 @@ static double cpu_val(const void *e, const struct metric_def *d)
 	return NAN;
 }
 
+/*
+ * The events the ring-buffer pages say were lost, or the kernel's overrun
+ * and drop counts if larger: one figure for system.lost_events and for
+ * run/measure.c.
+ */
+uint64_t trace_report_lost_events(const struct trace_report *r)
+{
+	uint64_t n = r->lost_rec;
+
+	if (!n && r->lost_unknown)
+		n = 1;	/* lost, count unknown: never report zero */
+	return n > r->lost_stats ? n : r->lost_stats;
+}
+
 static double sys_val(const void *e, const struct metric_def *d)
 {
 	const struct trace_report *r = e;

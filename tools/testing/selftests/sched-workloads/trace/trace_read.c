@@ -684,15 +684,6 @@ fail:
 	return -1;
 }
 
-uint64_t trace_report_lost_events(const struct trace_report *r)
-{
-	uint64_t n = r->lost_rec;
-
-	if (!n && r->lost_unknown)
-		n = 1;	/* lost, count unknown: never report zero */
-	return n > r->lost_stats ? n : r->lost_stats;
-}
-
 const char *trace_report_note(const struct trace_report *r)
 {
 	return r->note[0] ? r->note : NULL;
