@@ -4,10 +4,14 @@
 
     check_layers.py [COLLECTION]
 
-A violation is one line "file:line: what", and the exit code 1:
+A violation is one line (most "file:line: what"), and the exit code 1:
  - an include of a header in a layer above the file's, or in another
    directory of the same layer;
  - a cycle of modules (x.c with x.h) through their includes;
+ - files of one directory that use each other's functions or variables
+   (a.c calls b.c, and b.c calls a.c, or round a longer circle): shared
+   headers such as trace/trace_state.h hide these from the includes, so
+   they are found from what each .c file defines and names;
  - a function declared "extern" in a .c file (calls go through headers,
    where the includes above see them);
  - stdout, stderr, printf() or the KTAP printers used in a layer that is
@@ -21,7 +25,21 @@ INCLUDE_RE = re.compile(r'^\s*#\s*include\s+"([^"]+)"')
 EXTERN_RE = re.compile(r"^\s*extern\b")
 OUTPUT_RE = re.compile(r"\b(stdout|stderr|printf|puts|perror|putchar|"
                        r"ktap_\w+)\b")
-COMMENT_RE = re.compile(r"/\*.*?\*/|//[^\n]*|\"(\\.|[^\"\\])*\"", re.S)
+COMMENT_RE = re.compile(r"/\*.*?\*/|//[^\n]*|\"(\\.|[^\"\\])*\"|"
+                        r"'(\\.|[^'\\])+'", re.S)
+CPP_RE = re.compile(r"^[ \t]*#(?:[^\n]*\\\n)*[^\n]*", re.M)
+IDENT_RE = re.compile(r"[A-Za-z_]\w*")
+# A name used, not a member of a struct.
+USE_RE = re.compile(r"(?<![\w.>])[A-Za-z_]\w*")
+KEYWORDS = {"static", "extern", "typedef", "const", "volatile", "inline",
+            "struct", "union", "enum", "unsigned", "signed", "int", "char",
+            "long", "short", "void", "double", "float"}
+
+# Pairs (or circles) of files of one directory that may still use each
+# other, each while the split that separates them is under way, with why:
+#   ("dir/a.c", "dir/b.c"): "what will separate them",
+TWO_WAY_ALLOWED = {
+}
 
 
 def read_map(root):
@@ -37,8 +55,116 @@ def read_map(root):
 
 
 def blank_comments(text):
-    """@text with comments and string literals blanked, lines kept."""
+    """@text with comments, string and character literals blanked, lines
+    kept."""
     return COMMENT_RE.sub(lambda m: re.sub(r"[^\n]", " ", m.group(0)), text)
+
+
+def blank(text):
+    """@text with comments, literals and preprocessor lines blanked."""
+    return CPP_RE.sub(lambda m: re.sub(r"[^\n]", " ", m.group(0)),
+                      blank_comments(text))
+
+
+def statements(code):
+    """The file-scope declarations of @code (blanked), the bodies of their
+    braces left out: (text, True) for a function definition, else
+    (text up to its ";", False)."""
+    head, depth, function = "", 0, False
+    for ch in code:
+        if depth:
+            depth += {"{": 1, "}": -1}.get(ch, 0)
+            if not depth and function:
+                yield head, True
+                head = ""
+            elif not depth:
+                head += "{}"
+        elif ch == "{":
+            depth = 1
+            function = "=" not in head and head.rstrip().endswith(")")
+        elif ch == ";":
+            yield head, False
+            head = ""
+        else:
+            head += ch
+
+
+def function_name(head):
+    """The name before the parameter list that ends @head."""
+    depth, i = 0, len(head.rstrip())
+    while i > 0:
+        i -= 1
+        depth += {")": 1, "(": -1}.get(head[i], 0)
+        if not depth:
+            break
+    m = re.search(r"([A-Za-z_]\w*)\s*$", head[:i])
+    return m.group(1) if m else None
+
+
+def definitions(code):
+    """{name: static?} of the functions and variables @code (blanked)
+    defines at file scope."""
+    defs = {}
+    for text, function in statements(code):
+        words = IDENT_RE.findall(text)
+        if not words or words[0] in ("typedef", "extern"):
+            continue
+        if function:
+            name = function_name(text)
+        else:
+            decl = text.split("=", 1)[0]
+            if "(" in decl or decl.rstrip().endswith("{}"):
+                continue        # a prototype, a macro, a type
+            names = [w for w in IDENT_RE.findall(re.sub(r"\[[^]]*\]", " ",
+                                                        decl))
+                     if w not in KEYWORDS]
+            name = names[-1] if names else None
+        if name:
+            defs[name] = "static" in words
+    return defs
+
+
+def used_names(code):
+    """Every name @code (blanked) uses, but members of structs."""
+    return set(USE_RE.findall(code))
+
+
+def two_way_calls(root, srcs):
+    """Problems: files of one directory that use each other, directly or
+    round a circle, unless TWO_WAY_ALLOWED names them."""
+    defs, uses = {}, {}
+    for path in srcs:
+        if path.endswith(".c"):
+            with open(os.path.join(root, path)) as f:
+                code = blank(f.read())
+            defs[path] = definitions(code)
+            uses[path] = used_names(code)
+    owner = {}
+    for path, names in defs.items():
+        for name, static in names.items():
+            if not static:
+                owner[name] = path
+    edges, what = {}, {}
+    for path, names in uses.items():
+        for name in sorted(names - set(defs[path])):
+            other = owner.get(name)
+            if other and os.path.dirname(other) == os.path.dirname(path):
+                edges.setdefault(path, set()).add(other)
+                what.setdefault((path, other), []).append(name)
+    problems, seen = [], set()
+    for comp in cycles(edges):
+        seen.add(tuple(comp))
+        if tuple(comp) in TWO_WAY_ALLOWED:
+            continue
+        uses_text = "; ".join(
+            "%s uses %s of %s" % (a, ", ".join(what[(a, b)]), b)
+            for a in comp for b in comp if (a, b) in what)
+        problems.append("%s use each other: %s" %
+                        (" and ".join(comp), uses_text))
+    for comp in sorted(set(TWO_WAY_ALLOWED) - seen):
+        problems.append("%s no longer use each other: remove them from "
+                        "TWO_WAY_ALLOWED" % " and ".join(comp))
+    return problems
 
 
 def sources(root, layers):
@@ -125,7 +251,7 @@ def check(root):
                                     (path, n, m.group(1), d))
     for comp in cycles(edges):
         problems.append("cycle of modules: %s" % " -> ".join(comp))
-    return problems
+    return problems + two_way_calls(root, srcs)
 
 
 def main():
