@@ -1,28 +1,20 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * Reads a trace.dat in one time-ordered pass and feeds the scheduler state
- * machine (trace/trace_sched.c). This file owns the file: opening it with
- * libtracecmd (headers, event formats, buffers), choosing the buffer,
- * reading its events (trace/tracedat_read.c, or libtracecmd's iteration for files
- * that reader leaves alone), decoding fields with bounds checks (a foreign
- * or damaged file must never crash us), and the lost-event accounting.
+ * machine (trace/trace_sched.c): the events of the buffer
+ * trace/trace_source.c opened, their fields decoded with bounds checks (a
+ * foreign or damaged file must never crash us), and the lost-event
+ * accounting.
  */
 #ifndef _GNU_SOURCE
-#define _GNU_SOURCE	/* strchrnul, off64_t */
+#define _GNU_SOURCE	/* strchrnul */
 #endif
-#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
-#include <sys/types.h>
-#include <unistd.h>
 
-#include "lib/subprocess.h"
+#include "trace/trace_source.h"
 #include "trace/trace_state.h"
-#include "trace/tracedat_read.h"
-#include "trace/tracecmd_private.h"
-#include "trace/tracedat.h"
 
 
 enum ta_kind {
@@ -270,7 +262,7 @@ static int on_event(struct tep_record *rec, void *data)
 
 	if (r->we && ts > r->we) {
 		r->stopped = 1;
-		return -1;	/* 1.3.1 stops only on a negative return */
+		return 1;	/* past the window: the rest is not needed */
 	}
 	if (rec->size < 8 || cpu < 0 || cpu >= r->ncpus)
 		return 0;
@@ -288,14 +280,6 @@ static int on_event(struct tep_record *rec, void *data)
 		dispatch(x, kind, rec, pid, ts);
 	ta_reevaluate(r, ts);
 	return r->failed ? -1 : 0;
-}
-
-static int on_record(struct tracecmd_input *h, struct tep_record *rec,
-		     int cpu, void *data)
-{
-	(void)h;
-	(void)cpu;	/* rec->cpu says the same */
-	return on_event(rec, data);
 }
 
 static void find_events(struct ta_ctx *x)
@@ -350,252 +334,17 @@ static uint64_t stats_lost(const char *stats, const char *buffer)
 	return lost;
 }
 
-static int has_data(struct tracecmd_input *h)
-{
-	int cpu, n = tracecmd_cpus(h);
-
-	for (cpu = 0; cpu < n; cpu++) {
-		struct tep_record *rec;
-
-		/* a CPU without events has no section: reading it crashes */
-		if (tracecmd_get_cpu_file_size(h, cpu) <= 0)
-			continue;
-		rec = tracecmd_read_cpu_first(h, cpu);
-		if (rec) {
-			tracecmd_free_record(rec);
-			return 1;
-		}
-	}
-	return 0;
-}
-
-/*
- * The top-level buffer, or a named instance, or (when the top level is
- * empty, as with `trace-cmd extract -B`) the first instance with data.
- */
-static struct tracecmd_input *pick_buffer(struct tracecmd_input *top,
-					  const char *want, const char **name,
-					  const char *path, struct sw_err *err)
-{
-	int i, n = tracecmd_buffer_instances(top);
-	struct tracecmd_input *h;
-
-	*name = NULL;
-	if (!want && (has_data(top) || !n))
-		return top;
-	for (i = 0; i < n; i++) {
-		const char *bn = tracecmd_buffer_instance_name(top, i);
-
-		if (want && (!bn || strcmp(bn, want)))
-			continue;
-		h = tracecmd_buffer_instance_handle(top, i);
-		if (!h)
-			continue;
-		if (want || has_data(h)) {
-			*name = bn;
-			return h;
-		}
-		tracecmd_close(h);
-	}
-	if (want) {
-		sw_err_set(err, SW_EXIT_BAD_TRACE,
-			   "%s: no buffer named '%s' in the trace", path, want);
-		return NULL;
-	}
-	return top;	/* every buffer is empty */
-}
-
-/* Cheap checks that give a clear message before libtracecmd gets the file. */
-static int check_file(const char *path, struct sw_err *err)
-{
-	char magic[10];
-	struct stat st;
-	FILE *f;
-	size_t n;
-
-	f = fopen(path, "rb");
-	if (!f)
-		return sw_err_set(err, SW_EXIT_BAD_TRACE, "%s: cannot open: %s",
-				  path, strerror(errno));
-	n = fread(magic, 1, sizeof(magic), f);
-	if (fstat(fileno(f), &st))
-		st.st_size = 0;
-	fclose(f);
-	if (!st.st_size)
-		return sw_err_set(err, SW_EXIT_BAD_TRACE,
-				  "%s: empty file, not a trace.dat", path);
-	if (n < sizeof(magic) || memcmp(magic, TRACEDAT_MAGIC, sizeof(magic)))
-		return sw_err_set(err, SW_EXIT_BAD_TRACE,
-				  "%s: not a trace-cmd trace.dat (bad magic)",
-				  path);
-	return 0;
-}
-
-/*
- * libtracecmd refuses most truncated files at open, but make sure every
- * CPU's last record can be read, and, in an uncompressed file, that its
- * data page lies within the file, before reading it. A compressed file's
- * record offsets are offsets in the decompressed data, which may well be
- * larger than the file: there, a cut shows as a last chunk that cannot be
- * read. (A cut inside the trailing section-name strings of a v7 file goes
- * unnoticed by libtracecmd and by us; no event is lost then.) @top is the
- * file's handle, @h the buffer's.
- */
-static int check_whole(struct tracecmd_input *top, struct tracecmd_input *h,
-		       const char *path, struct sw_err *err)
-{
-	int cpu, n = tracecmd_cpus(h), ps = tracecmd_page_size(h);
-	int compressed = !tracecmd_get_file_compress_proto(top, NULL, NULL);
-	struct stat st;
-
-	if (ps <= 0)
-		ps = 1;
-	if (stat(path, &st))
-		return sw_err_set(err, SW_EXIT_BAD_TRACE, "%s: %s", path,
-				  strerror(errno));
-	for (cpu = 0; cpu < n; cpu++) {
-		off64_t size = tracecmd_get_cpu_file_size(h, cpu);
-		struct tep_record *rec;
-		unsigned long long end = 0;
-
-		if (size <= 0)
-			continue;	/* no events on this CPU (or offline) */
-		rec = tracecmd_read_cpu_last(h, cpu);
-		if (!rec && compressed)
-			return sw_err_set(err, SW_EXIT_BAD_TRACE,
-					  "%s: truncated or corrupt: the compressed data of CPU %d cannot be read to its end",
-					  path, cpu);
-		if (rec) {
-			/* data is stored in whole pages: check the last one */
-			end = rec->offset / ps * ps + ps;
-			tracecmd_free_record(rec);
-		}
-		if (!compressed && end > (unsigned long long)st.st_size)
-			return sw_err_set(err, SW_EXIT_BAD_TRACE,
-					  "%s: truncated: CPU %d data runs past the end of the file",
-					  path, cpu);
-	}
-	return 0;
-}
-
-/* What either way of opening the file gives the analysis. */
-struct ta_source {
-	struct trace_pages *pages;	/* or libtracecmd's: */
-	struct tracecmd_input *top, *h;
-	struct tep_handle *tep;
-	const char *bufname;		/* NULL: the top level */
-	const char *cpustats;
-	int ncpus;
-};
-
-static void source_close(struct ta_source *src)
-{
-	trace_pages_close(src->pages);
-	if (src->h && src->h != src->top)
-		tracecmd_close(src->h);
-	if (src->top)
-		tracecmd_close(src->top);
-}
-
-static int count_record(struct tracecmd_input *h, struct tep_record *rec,
-			int cpu, void *arg)
-{
-	(void)h;
-	(void)rec;
-	(void)cpu;
-	(*(unsigned long *)arg)++;
-	return 0;
-}
-
-/*
- * In a child (child_try()): libtracecmd opens the file and reads every
- * event of it. 0, or 1 when it refuses; a crash is libtracecmd's own.
- */
-static int try_libtracecmd(void *arg)
-{
-	struct tracecmd_input *h;
-	unsigned long n = 0;
-	int rc;
-
-	tracecmd_set_loglevel(TEP_LOG_NONE);
-	h = tracecmd_open(arg, TRACECMD_FL_LOAD_NO_PLUGINS);
-	if (!h)
-		return 1;
-	rc = tracecmd_iterate_events(h, NULL, 0, count_record, &n) < 0;
-	tracecmd_close(h);
-	return rc;
-}
-
-/*
- * trace/tracedat_read.c when it takes the file (a version 7 one), else
- * libtracecmd, checked first where it would read unchecked.
- */
-static int source_open(const char *path, const struct trace_opts *opts,
-		       struct ta_source *src, struct sw_err *err)
-{
-	int rc = 1;
-
-	memset(src, 0, sizeof(*src));
-	if (!opts->use_libtracecmd)
-		rc = trace_pages_open(path, opts->buffer, &src->pages, err);
-	if (rc < 0)
-		return -1;
-	if (!rc) {
-		src->tep = trace_pages_tep(src->pages);
-		src->bufname = trace_pages_buffer(src->pages);
-		src->cpustats = trace_pages_cpustats(src->pages);
-		src->ncpus = trace_pages_ncpus(src->pages);
-		return 0;
-	}
-	if (trace_pages_check(path, opts->buffer, err))
-		return -1;
-	/*
-	 * What trace/tracedat_read.c cannot check (a version 6 file; the formats
-	 * of systems it does not parse) libtracecmd 1.3.1 may crash on:
-	 * it reads the file in a child first.
-	 */
-	if (child_try(try_libtracecmd, (void *)path) < 0)
-		return sw_err_set(err, SW_EXIT_BAD_TRACE,
-				  "%s: corrupt trace.dat (libtracecmd crashes reading it)",
-				  path);
-	tracecmd_set_loglevel(TEP_LOG_NONE);
-	src->top = tracecmd_open(path, TRACECMD_FL_LOAD_NO_PLUGINS);
-	if (!src->top)
-		return sw_err_set(err, SW_EXIT_BAD_TRACE,
-				  "%s: corrupt or truncated trace.dat (libtracecmd cannot open it)",
-				  path);
-	src->h = pick_buffer(src->top, opts->buffer, &src->bufname, path, err);
-	if (!src->h)
-		return -1;
-	src->tep = tracecmd_get_tep(src->h);
-	src->cpustats = tracecmd_get_cpustats(src->top);
-	src->ncpus = tracecmd_cpus(src->h);
-	return 0;
-}
-
 /* How long before the run's end a complete trace may have gone quiet */
 #define TA_END_SLACK_NS (100 * 1000 * 1000ULL)
 
 /* Every event to on_event(). Returns 0, or -1 with @err set. */
-static int read_events(struct ta_source *src, const char *path,
+static int read_events(struct trace_source *src, const char *path,
 		       struct ta_ctx *x, struct sw_err *err)
 {
 	struct trace_report *r = x->r;
 
-	if (src->pages) {
-		if (trace_pages_iterate(src->pages, on_event, x, err))
-			return -1;
-	} else {
-		if (check_whole(src->top, src->h, path, err))
-			return -1;
-		/* the checks moved the read cursors: rewind them */
-		tracecmd_set_all_cpus_to_timestamp(src->h, 0);
-		if (tracecmd_iterate_events(src->h, NULL, 0, on_record, x) < 0 &&
-		    !r->stopped && !r->failed)
-			return sw_err_set(err, SW_EXIT_BAD_TRACE,
-					  "%s: error while reading the events",
-					  path);
-	}
+	if (trace_source_iterate(src, on_event, x, err))
+		return -1;
 	if (r->failed)
 		return sw_err_set(err, SW_EXIT_RUN_ERROR, "%s: out of memory",
 				  path);
@@ -617,8 +366,8 @@ int trace_analyze(const char *path, const struct trace_opts *opts,
 		  struct trace_report **out, struct sw_err *err)
 {
 	static const struct trace_opts none;
+	struct trace_source src = { 0 };
 	struct trace_report *r = NULL;
-	struct ta_source src = { 0 };
 	struct ta_ctx x = { 0 };
 
 	*out = NULL;
@@ -627,10 +376,9 @@ int trace_analyze(const char *path, const struct trace_opts *opts,
 	if (opts->end_ns && opts->start_ns > opts->end_ns)
 		return sw_err_set(err, SW_EXIT_USAGE,
 				  "%s: window starts after it ends", path);
-	if (check_file(path, err))
+	if (trace_source_open(path, opts->buffer, opts->use_libtracecmd, &src,
+			      err))
 		return -1;
-	if (source_open(path, opts, &src, err))
-		goto fail;
 	if (src.ncpus < 0 || src.ncpus > CPUBITS_MAX_CPUS) {
 		sw_err_set(err, SW_EXIT_BAD_TRACE, "%s: implausible CPU count %d",
 			   path, src.ncpus);
@@ -657,7 +405,7 @@ int trace_analyze(const char *path, const struct trace_opts *opts,
 
 	if (src.ncpus && read_events(&src, path, &x, err))
 		goto fail;
-	r->lost_stats = stats_lost(src.cpustats, src.bufname);
+	r->lost_stats = stats_lost(src.cpustats, src.buffer);
 	if (r->nevents && !r->nswitch) {
 		sw_err_set(err, SW_EXIT_BAD_TRACE,
 			   "%s: %llu events but no sched:sched_switch: record with the sched events enabled",
@@ -674,13 +422,13 @@ int trace_analyze(const char *path, const struct trace_opts *opts,
 		goto fail;
 	}
 	r->opts = NULL;
-	source_close(&src);
+	trace_source_close(&src);
 	*out = r;
 	return 0;
 
 fail:
 	trace_report_free(r);
-	source_close(&src);
+	trace_source_close(&src);
 	return -1;
 }
 

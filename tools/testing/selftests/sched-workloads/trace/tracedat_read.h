@@ -46,7 +46,7 @@ struct tep_handle *trace_pages_tep(const struct trace_pages *p);
 int trace_pages_ncpus(const struct trace_pages *p);
 /* The buffer's name; NULL for the top level. */
 const char *trace_pages_buffer(const struct trace_pages *p);
-/* The CPUSTAT options' text, as tracecmd_get_cpustats() gives it. */
+/* The CPUSTAT options' text, one after the other, each line ended. */
 const char *trace_pages_cpustats(const struct trace_pages *p);
 
 /*
