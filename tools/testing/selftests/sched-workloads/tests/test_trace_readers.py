@@ -5,11 +5,15 @@ version 7 files) and libtracecmd's iteration (--reader libtracecmd), on every
 recorded fixture, on a zstd-compressed copy (trace-cmd convert) and on a
 version 6 copy (which only libtracecmd reads). A buffer is found by
 name. A damaged page header or chunk header is refused with the file
-named, never read as fewer events.
+named, never read as fewer events. What libtracecmd's public API does not
+tell (the kernel's statistics, each CPU's data) is read from a version 6
+file and from a version 7 file libtracecmd reads.
 
-Where each CPU's data lies is worked out here by a parser of the file
-format of its own (trace-cmd.dat.v7(5)), not taken from the C code.
+Where each CPU's data lies is worked out here by parsers of the file
+formats of their own (trace-cmd.dat.v7(5), trace-cmd.dat.v6(5)), not
+taken from the C code.
 """
+import json
 import os
 import shutil
 import struct
@@ -24,7 +28,7 @@ FIXTURES = os.path.join(COLLECTION, "tests", "fixtures", "trace")
 LOGS = os.path.join(COLLECTION, "tests", "fixtures", "logs", "disturbed")
 WORKLOAD = os.path.join(COLLECTION, "tests", "fixtures", "workloads",
                         "disturbed.json")
-OPT_DONE, OPT_BUFFER = 0, 3
+OPT_DONE, OPT_BUFFER, OPT_UNAME, OPT_OFFSET = 0, 3, 5, 7
 
 
 def cstr(data, at):
@@ -69,6 +73,79 @@ def cpu_data(path):
                 return cpus, bool(flags & 1)
         off = nxt
     raise AssertionError("%s: no buffer with data" % path)
+
+
+def options_of(data):
+    """[(option id, offset of its id)] of a little-endian version 7
+    file's options sections."""
+    at = 18                                 # endian, long size, page size
+    _, at = cstr(data, at)                  # compression name
+    _, at = cstr(data, at)                  # and version
+    (off,) = struct.unpack_from("<Q", data, at)
+    out = []
+    while off:
+        size = struct.unpack_from("<HHIQ", data, off)[3]
+        at, end, nxt = off + 16, off + 16 + size, 0
+        while at < end:
+            opt, n = struct.unpack_from("<HI", data, at)
+            if opt == OPT_DONE:
+                (nxt,) = struct.unpack_from("<Q", data, at + 6)
+                break
+            out.append((opt, at))
+            at += 6 + n
+        off = nxt
+    return out
+
+
+def skip_sized(data, at, n):
+    """Past a size of @n bytes at @at and the data it counts."""
+    (size,) = struct.unpack_from("<I" if n == 4 else "<Q", data, at)
+    return at + n + size
+
+
+def v6_cpu_data(path):
+    """[(cpu, offset, size, where size is written)] of every buffer of a
+    little-endian version 6 file, instances after the top level."""
+    with open(path, "rb") as f:
+        data = f.read()
+    assert data[10:12] == b"6\0"
+    at = 18                                 # endian, long size, page size
+    for name in (b"header_page\0", b"header_event\0"):
+        assert data[at:at + len(name)] == name
+        at = skip_sized(data, at + len(name), 8)
+    (n,) = struct.unpack_from("<I", data, at)  # ftrace's own formats
+    at += 4
+    for _ in range(n):
+        at = skip_sized(data, at, 8)
+    (n,) = struct.unpack_from("<I", data, at)  # each system's formats
+    at += 4
+    for _ in range(n):
+        _, at = cstr(data, at)
+        (k,) = struct.unpack_from("<I", data, at)
+        at += 4
+        for _ in range(k):
+            at = skip_sized(data, at, 8)
+    for n in (4, 4, 8):                     # kallsyms, printk, cmdlines
+        at = skip_sized(data, at, n)
+    (ncpus,) = struct.unpack_from("<I", data, at)
+    assert data[at + 4:at + 14] == b"options  \0"
+    at += 14
+    instances = []
+    while True:
+        (opt,) = struct.unpack_from("<H", data, at)
+        if opt == OPT_DONE:
+            break
+        (n,) = struct.unpack_from("<I", data, at + 2)
+        if opt == OPT_BUFFER:
+            instances.append(struct.unpack_from("<Q", data, at + 6)[0])
+        at += 6 + n
+    out = []
+    for at in [at + 2] + instances:
+        assert data[at:at + 10] == b"flyrecord\0"
+        for cpu in range(ncpus):
+            off, size = struct.unpack_from("<QQ", data, at + 10 + 16 * cpu)
+            out.append((cpu, off, size, at + 18 + 16 * cpu))
+    return out
 
 
 def patch(src, dst, offset, raw):
@@ -146,6 +223,59 @@ class TestTraceReaders(unittest.TestCase):
         self.assertEqual(r.returncode, EXIT_PASS, r.stderr)
         self.assertEqual(r.stdout.replace(path, self.plain["fifo"]),
                          plain.stdout)
+
+    def test_version6_statistics(self):
+        # the kernel's statistics (CPUSTAT options), which libtracecmd's
+        # public API does not give, are read from the file: the lost
+        # events of a version 6 copy are the original's
+        path = self.converted("lost", "--file-version", "6")
+        r = sw("analyze", "--trace", path, "--all-cpus")
+        plain = sw("analyze", "--trace", self.plain["lost"], "--all-cpus")
+        self.assertEqual(r.returncode, EXIT_PASS, r.stderr)
+        self.assertEqual(r.stdout.replace(path, self.plain["lost"]),
+                         plain.stdout)
+        self.assertGreater(json.loads(r.stdout)["system"]["system"]
+                           ["system.lost_events"], 0)
+
+    def test_version6_cut_inside_a_page(self):
+        # The file cut inside the last page of its last CPU data, that
+        # data's size written to match: libtracecmd would read the page
+        # past the end of the file, or drop it without a word.
+        path = self.converted("fifo", "--file-version", "6")
+        cpu, off, size, size_at = max(v6_cpu_data(path),
+                                      key=lambda c: c[1] + c[2])
+        self.assertEqual(off + size, os.path.getsize(path))
+        for cut in (100, 4000):
+            short = os.path.join(self.tmp, "v6-cut-%d.dat" % cut)
+            with open(path, "rb") as src, open(short, "wb") as dst:
+                dst.write(src.read(off + size - cut))
+            with open(short, "r+b") as f:
+                f.seek(size_at)
+                f.write(struct.pack("<Q", size - cut))
+            r = sw("analyze", "--trace", short, "--all-cpus")
+            self.assertEqual(r.returncode, EXIT_BAD_TRACE, r.stderr)
+            self.assertIn("%s: truncated: CPU %d data runs past the end of "
+                          "the file" % (short, cpu), r.stderr)
+
+    def test_timestamp_option(self):
+        # A file with an OFFSET option (its timestamps to correct: here
+        # by 0, the uname's text read as a number) is libtracecmd's, its
+        # CPU count, data and statistics read by us: the same report.
+        for name in ("fifo", "lost"):
+            for args in ((), ("--compression", "zstd")):
+                path = self.converted(name, *args) if args else \
+                    self.plain[name]
+                with open(path, "rb") as f:
+                    data = f.read()
+                (_, at), = [o for o in options_of(data) if o[0] == OPT_UNAME]
+                offset = os.path.join(self.tmp, "offset-%s.dat" % name)
+                patch(path, offset, at, struct.pack("<H", OPT_OFFSET))
+                r = sw("analyze", "--trace", offset, "--all-cpus")
+                plain = sw("analyze", "--trace", self.plain[name],
+                           "--all-cpus")
+                self.assertEqual(r.returncode, EXIT_PASS, r.stderr)
+                self.assertEqual(r.stdout.replace(offset, self.plain[name]),
+                                 plain.stdout)
 
     def test_bad_page_header(self):
         cpus, compressed = cpu_data(self.plain["fifo"])
