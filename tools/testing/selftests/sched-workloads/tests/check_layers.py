@@ -9,9 +9,10 @@ A violation is one line (most "file:line: what"), and the exit code 1:
    directory of the same layer;
  - a cycle of modules (x.c with x.h) through their includes;
  - files of one directory that use each other's functions or variables
-   (a.c calls b.c, and b.c calls a.c, or round a longer circle): shared
-   headers such as trace/trace_state.h hide these from the includes, so
-   they are found from what each .c file defines and names;
+   (a.c calls b.c, and b.c calls a.c, or round a longer circle): a
+   header that declares the functions of several files would hide these
+   from the includes, so they are found from what each .c file defines
+   and names;
  - a function declared "extern" in a .c file (calls go through headers,
    where the includes above see them);
  - stdout, stderr, printf() or the KTAP printers used in a layer that is

@@ -29,7 +29,7 @@
 #include "trace/trace_infer.h"
 #include "trace/trace_report.h"
 #include "trace/trace_sched.h"
-#include "trace/trace_state.h"	/* ta_classify() */
+#include "trace/trace_metrics.h"	/* ta_classify() */
 #include "checker_opts.h"
 
 /* One line's event; 0, or -1 when malformed. */

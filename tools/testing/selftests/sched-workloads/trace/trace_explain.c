@@ -15,7 +15,7 @@
 #include <json-c/json.h>
 
 #include "trace/trace_report.h"
-#include "trace/trace_state.h"	/* ta_window_ns() */
+#include "trace/trace_metrics.h"	/* ta_window_ns() */
 
 /* The neighbours worth naming: the top few above 0.1% of the CPUs. */
 #define NEIGHBOURS	5

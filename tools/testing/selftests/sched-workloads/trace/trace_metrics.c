@@ -194,7 +194,7 @@
 #include <string.h>
 
 #include "lib/entity_name.h"
-#include "trace/trace_state.h"
+#include "trace/trace_metrics.h"
 
 enum {
 	T_WAIT_TOTAL, T_WAIT_MAX, T_CPU, T_SHARE, T_TOP_SHARE, T_TOP_CPU, T_NCPUS,
@@ -361,7 +361,7 @@ static double sys_val(const void *e, const struct metric_def *d)
 	case S_STACKED:
 		return r->smt_known ? (double)r->stacked_ns / win : NAN;
 	case S_WC_LONGEST:
-		return r->aff_known ? us(r->wc_eps.top[0].len) : NAN;
+		return r->aff_known ? us(r->wc_stretches.top[0].len) : NAN;
 	case S_RT_LOWER:
 		return r->aff_known ? us(r->rt_lower_ns) : NAN;
 	case S_FREQ:

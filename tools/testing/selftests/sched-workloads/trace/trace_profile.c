@@ -6,7 +6,7 @@
 #include <stdlib.h>
 
 #include "trace/trace_report.h"
-#include "trace/trace_state.h"	/* ta_window_ns() */
+#include "trace/trace_metrics.h"	/* ta_window_ns() */
 
 int trace_report_profiles(const struct trace_report *r,
 			  struct trace_profile **out, size_t *n,

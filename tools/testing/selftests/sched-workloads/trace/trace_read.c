@@ -14,7 +14,13 @@
 #include <string.h>
 
 #include "trace/trace_source.h"
-#include "trace/trace_state.h"
+#include "trace/trace_conditions.h"
+#include "trace/trace_events.h"
+#include "trace/trace_infer.h"
+#include "trace/trace_report.h"
+#include "trace/trace_sched.h"
+#include "trace/trace_timeline.h"
+#include "trace/trace_metrics.h"
 
 
 enum ta_kind {

@@ -182,12 +182,8 @@ struct trace_report {
 	int wc_active;
 	uint64_t wc_ns;
 	struct ta_stretch wc_cur;	/* the stretch going on */
-	union {
-		/* wc.longest = wc_stretches.top[0].len */
-		struct ta_stretches wc_stretches;
-		/* the same, by the name trace/trace_metrics.c still reads */
-		struct ta_stretches wc_eps;
-	};
+	/* wc.longest = wc_stretches.top[0].len */
+	struct ta_stretches wc_stretches;
 	uint64_t rt_lower_ns;
 	struct ta_stretches rt_stretches;	/* of every task's rt_lower */
 	/* SMT cores (trace_opts.core_of), indexed by core: its lowest CPU */
