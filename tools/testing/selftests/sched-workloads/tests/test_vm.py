@@ -210,6 +210,28 @@ def deterministic_boots(cls, *boots):
         cls.runs.append(runs[0] if len(runs) == 1 else None)
 
 
+def workload_and_breaker_boots(cls, workload, topology):
+    """Boots cls.deb in the deterministic guest of @topology twice
+    (deterministic_boots): @workload as the battery has it, then with its
+    breaker's patch; its breaker spec in cls.spec."""
+    cls.spec = swtest.load_json(os.path.join(
+        swtest.COLLECTION, "tests", "breakers", workload + ".json"))
+    broken = os.path.join(cls.tmp, workload + ".json")
+    loaded = breaker.load_workload(swtest.BINARY, os.path.join(
+        swtest.COLLECTION, "workloads", workload + ".json"))
+    with open(broken, "w") as f:
+        json.dump(breaker.patched(loaded, cls.spec["patch"]), f)
+    deterministic_boots(cls, *[
+        ("--topology", topology, "--", "run", "-n", "1", what)
+        for what in (workload, broken)])
+
+
+def subtests(out):
+    """{name: ok} of the subtests in KTAP @out."""
+    return {name: ok for indent, ok, name, _
+            in swtest.ktap_results(out) if indent == 2}
+
+
 @unittest.skipUnless(IS_ROOT, "needs root")
 class TestDeterministic(unittest.TestCase):
     """Debian's arm64 kernel under TCG with icount, 2 vCPUs, booted
@@ -293,24 +315,14 @@ class TestSmtPreset(unittest.TestCase):
     def setUpClass(cls):
         cls.deb = arm64_kernel()
         cls.tmp = tempfile.mkdtemp(prefix="sw-vm-smt-")
-        spec = swtest.load_json(os.path.join(
-            swtest.COLLECTION, "tests", "breakers", "smt-spread.json"))
-        broken = os.path.join(cls.tmp, "smt-spread.json")
-        workload = breaker.load_workload(swtest.BINARY, os.path.join(
-            swtest.COLLECTION, "workloads", "smt-spread.json"))
-        with open(broken, "w") as f:
-            json.dump(breaker.patched(workload, spec["patch"]), f)
-        deterministic_boots(cls, *[
-            ("--topology", "smt2x2", "--", "run", "-n", "1", what)
-            for what in ("smt-spread", broken)])
+        workload_and_breaker_boots(cls, "smt-spread", "smt2x2")
 
     @classmethod
     def tearDownClass(cls):
         shutil.rmtree(cls.tmp, ignore_errors=True)
 
     def results(self, i):
-        return {name: ok for indent, ok, name, _
-                in swtest.ktap_results(self.out[i]) if indent == 2}
+        return subtests(self.out[i])
 
     def test_judged_on_the_preset(self):
         self.assertIsNotNone(self.runs[0], self.out[0])
@@ -339,24 +351,14 @@ class TestNumaPreset(unittest.TestCase):
     def setUpClass(cls):
         cls.deb = arm64_kernel()
         cls.tmp = tempfile.mkdtemp(prefix="sw-vm-numa-")
-        cls.spec = swtest.load_json(os.path.join(
-            swtest.COLLECTION, "tests", "breakers", "numa-spread.json"))
-        broken = os.path.join(cls.tmp, "numa-spread.json")
-        workload = breaker.load_workload(swtest.BINARY, os.path.join(
-            swtest.COLLECTION, "workloads", "numa-spread.json"))
-        with open(broken, "w") as f:
-            json.dump(breaker.patched(workload, cls.spec["patch"]), f)
-        deterministic_boots(cls, *[
-            ("--topology", "numa2x4", "--", "run", "-n", "1", what)
-            for what in ("numa-spread", broken)])
+        workload_and_breaker_boots(cls, "numa-spread", "numa2x4")
 
     @classmethod
     def tearDownClass(cls):
         shutil.rmtree(cls.tmp, ignore_errors=True)
 
     def results(self, i):
-        return {name: ok for indent, ok, name, _
-                in swtest.ktap_results(self.out[i]) if indent == 2}
+        return subtests(self.out[i])
 
     def test_judged_on_the_preset(self):
         self.assertIsNotNone(self.runs[0], self.out[0])
