@@ -32,6 +32,7 @@ prerequisite missing here, SKIP (exit 4). QEMU is killed and the disk
 images removed whatever happens, Ctrl-C included.
 """
 import argparse
+import ctypes
 import glob
 import hashlib
 import io
@@ -72,6 +73,7 @@ ICOUNT = ("-icount", "shift=0,sleep=off,align=off",
 # us), RT push/pull's waits 34 us at p90 (hardware 25-31), for 4% of
 # each CPU; 50 us gave the same waits for 11%, 20 us 24%.
 PACE_US = 100
+PR_SET_PDEATHSIG = 1    # <linux/prctl.h>
 # Subcommands that record the baselines they judge with, if any
 RECORDING = ("baseline", "qualify")
 # Subcommands that run rt-app, given the guest's calibration unless -c
@@ -196,13 +198,22 @@ def read_console(path):
         return ""
 
 
+def die_with_parent():
+    """In QEMU's child before the exec: it is killed when vm goes, even
+    by a SIGKILL (a test's or a lab's timeout), which runs no cleanup."""
+    libc = ctypes.CDLL(None, use_errno=True)
+    if libc.prctl(PR_SET_PDEATHSIG, signal.SIGKILL, 0, 0, 0):
+        raise OSError(ctypes.get_errno(), "prctl(PR_SET_PDEATHSIG)")
+
+
 def watch(argv, console, boot_s, run_s):
     """Runs QEMU until it exits or a bound passes: (outcome, detail).
     outcome: "exited" (detail: the guest's status), "panic", "no-boot",
     "hang", "qemu" (QEMU itself failed: its stderr)."""
     q = subprocess.Popen(argv, stdin=subprocess.DEVNULL,
                          stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                         text=True, start_new_session=True)
+                         text=True, start_new_session=True,
+                         preexec_fn=die_with_parent)
     start, booted = time.monotonic(), None
     try:
         while q.poll() is None:
@@ -314,6 +325,11 @@ def parse_args(argv):
                     metavar="S", help="for the guest to reach its /init")
     ap.add_argument("--timeout", type=float, default=1800, metavar="S",
                     help="for the battery, once booted")
+    ap.add_argument("--debug", action="store_true",
+                    help="the guest says on its console what it does: "
+                    "each step, and every 10 s its processes (for a "
+                    "guest that hangs; a console write waits on the "
+                    "host, so not for numbers)")
     ap.add_argument("-r", "--results", default="results", metavar="DIR")
     ap.add_argument("-B", "--baselines", metavar="DIR",
                     default=os.path.join(BATTERY, "baselines"),
@@ -434,7 +450,7 @@ class Guest:
             self.kernel, us, a.run_args, self.names[x], judged, calibrate,
             a.pace, a.topology.cpus, share,
             provenance(a, self, us, self.names[x], share)
-            if a.deterministic else None)
+            if a.deterministic else None, a.debug)
             for share in self.shares] for x in self.accels}
 
 
@@ -663,7 +679,7 @@ def report(a, g, accel, b, out, share=0, ktap_into=None):
             "qemu": "QEMU failed: %s" % detail,
         }[outcome]
         print("TAP version 13\n1..1", file=out)
-        for line in tail(text):
+        for line in tail(text, 80 if a.debug else 30):
             print("# console: %s" % line, file=out)
         print("not ok 1 vm-%s # %s" % (name, what), file=out)
         return (EXIT_FAIL if outcome == "panic" else EXIT_RUN_ERROR), None

@@ -25,6 +25,20 @@ mount -t tracefs tracefs /sys/kernel/tracing 2>/dev/null
 mount -t cgroup2 cgroup2 /sys/fs/cgroup
 echo SW_VM_BOOTED
 
+# vm --debug: what the guest does, on the console, for a guest that
+# hangs (the host prints the console's tail); never in a measured run
+step() {
+	[ -e /etc/sw/debug ] && echo "sw-vm: $*"
+	return 0
+}
+if [ -e /etc/sw/debug ]; then
+	while sleep 10; do
+		echo "sw-vm: up $(cut -d' ' -f1 /proc/uptime) s, load $(cut -d' ' -f1-4 /proc/loadavg)"
+		top -b -n 1 | head -n 14
+		tail -n 2 /results/vm/stderr.txt 2>/dev/null
+	done &
+fi
+
 status=0
 
 # the machine as the guest sees it, before the run
@@ -37,6 +51,7 @@ for d in /sys/kernel/debug/sched/domains/cpu*/domain*; do
 	echo "${cpu##*/} ${d##*/} $(cat "$d/name") $(cat "$d/flags" 2>/dev/null)"
 done > /results/vm/domains.txt
 
+step "the machine read"
 # The pace: a timer on every CPU that bounds each vCPU's turn
 # (vm_pace.c), from before the calibration, which must count its cost.
 if [ -e /etc/sw/pace ]; then
@@ -57,6 +72,7 @@ if [ $status -eq 0 ] && [ -e /etc/sw/calibrate ]; then
 	{"global": {"calibration": "CPU0", "duration": 1, "logdir": "/tmp"},
 	 "tasks": {"calibrate": {"loop": 1, "run": 1000}}}
 	EOF
+	step "calibrating rt-app"
 	rt-app /tmp/calibrate.json > /results/vm/calibration.txt 2>&1
 	calibration=$(sed -n 's/.*pLoad = \([0-9]*\)ns.*/\1/p' \
 		/results/vm/calibration.txt)
@@ -81,9 +97,11 @@ if [ $status -eq 0 ]; then
 			set -- "$@" -c "$calibration"
 		fi
 	done < /etc/sw/args
+	step "sched-workloads $*"
 	/opt/sw/sched-workloads "$@" > /results/vm/ktap.txt \
 		2> /results/vm/stderr.txt < /dev/null
 	status=$?
+	step "sched-workloads exited with $status"
 fi
 
 # The results disk's drivers only now: its probe reads the disk, and
@@ -101,6 +119,7 @@ for _ in 1 2 3 4 5 6 7 8 9 10; do
 	sleep 1
 done
 if [ -b /dev/vda ]; then
+	step "writing the results"
 	tar -cf /dev/vda -C /results . || status=1
 	sync
 else

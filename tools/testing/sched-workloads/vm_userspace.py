@@ -173,7 +173,7 @@ def pace_binary(arch):
 
 
 def initramfs(kernel, us, run_args, vm_name, baselines, calibrate, pace=0,
-              cpus=1, workloads=None, made_by=None):
+              cpus=1, workloads=None, made_by=None, debug=False):
     """The guest's root as bytes, and the modules it loads. @kernel: the
     vm.Kernel it boots; @us: the Userspace it runs; @run_args: what it
     runs; @vm_name: what its fingerprint calls the VM; @baselines: the
@@ -181,7 +181,8 @@ def initramfs(kernel, us, run_args, vm_name, baselines, calibrate, pace=0,
     own); @calibrate: rt-app calibrated in the guest first; @pace: the
     period of vm_pace on its @cpus CPUs (0: none); @workloads: the names
     of the battery's workloads it has (None: all of them); @made_by: what
-    made the guest, which its fingerprint records (vm.provenance())."""
+    made the guest, which its fingerprint records (vm.provenance());
+    @debug: the guest says what it does on its console (vm --debug)."""
     battery = sw_paths.battery()
     cpio = vm_initramfs.Cpio()
     for d in ("proc", "sys", "dev", "tmp", "results", "etc/sw"):
@@ -246,4 +247,6 @@ def initramfs(kernel, us, run_args, vm_name, baselines, calibrate, pace=0,
             str(x) for x in [pace] + list(range(cpus))) + "\n").encode())
     if calibrate:
         cpio.add_file("etc/sw/calibrate", b"")
+    if debug:
+        cpio.add_file("etc/sw/debug", b"")
     return cpio.bytes(), mods

@@ -55,9 +55,25 @@ def qemu_left(kernel):
 
 
 def sw_vm(*args, timeout=1200):
-    return subprocess.run([swtest.BINARY, "vm"] + list(args),
-                          capture_output=True, text=True, timeout=timeout,
-                          env=dict(os.environ, SW_BINARY=swtest.BINARY))
+    """vm with @args; past @timeout stopped as kselftest stops a test
+    (SIGTERM: vm takes its QEMU and its files with it) and failed with
+    what it printed."""
+    p = subprocess.Popen([swtest.BINARY, "vm"] + list(args),
+                         stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                         text=True,
+                         env=dict(os.environ, SW_BINARY=swtest.BINARY))
+    try:
+        out, err = p.communicate(timeout=timeout)
+    except subprocess.TimeoutExpired:
+        p.terminate()
+        try:
+            out, err = p.communicate(timeout=60)
+        except subprocess.TimeoutExpired:
+            p.kill()
+            out, err = p.communicate()
+        raise AssertionError("vm %s ran past %d s:\n%s%s"
+                             % (" ".join(args), timeout, out, err))
+    return subprocess.CompletedProcess(p.args, p.returncode, out, err)
 
 
 class TestOutcomes(unittest.TestCase):
@@ -125,7 +141,10 @@ class TestDebianKernel(unittest.TestCase):
         work_before = set(glob.glob(os.path.join(tempfile.gettempdir(),
                                                  "sw-vm-work-*")))
         try:
-            r = sw_vm("--kernel", self.deb, "--accel", "tcg", "-r", tmp,
+            # --debug: a guest that hangs says where, in the console's
+            # tail vm prints when its --timeout passes
+            r = sw_vm("--kernel", self.deb, "--accel", "tcg", "--debug",
+                      "--timeout", "600", "-r", tmp,
                       "--", "run", "-n", "1", WORKLOAD)
             out = r.stdout
             self.assertIn("# vm: kernel 6.1", out, out + r.stderr)
@@ -146,6 +165,9 @@ class TestDebianKernel(unittest.TestCase):
                 self.assertIn("cpu0 domain0", f.read())
             self.assertIn("qemu-system-x86_64", open(
                 os.path.join(run, "vm", "qemu.txt")).read())
+            with open(os.path.join(run, "vm", "console.log")) as f:
+                self.assertRegex(f.read(), r"(?m)^sw-vm: sched-workloads "
+                                 r"run .*-n 1 %s$" % WORKLOAD)
             # the host reads the guest's logs and trace as its own
             rep = os.path.join(run, WORKLOAD, "rep-1")
             a = subprocess.run([swtest.BINARY, "analyze", "--logs", rep,
