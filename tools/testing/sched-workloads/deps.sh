@@ -57,13 +57,18 @@ run)	pkgs=$run_pkgs ;;
 # for that) and never installed; python3-sphinx (and with it
 # python3-docutils): the documentation's directory built with
 # sphinx-build -W, as the kernel's "make htmldocs" builds it, without a
-# warning (tests/test_docs.py)
+# warning (tests/test_docs.py); flex, bison, bc, patch and ccache:
+# "sched-workloads kbuild" builds linux-source-6.1 for the guest (kconfig
+# needs flex and bison, the headers bc; patch applies a mutant to its
+# copy of the tree; ccache keeps later builds incremental), and its
+# tests boot the result
 test)	pkgs="$run_pkgs python3 procps git shellcheck flake8 trace-cmd clang"
 	pkgs="$pkgs libclang-rt-14-dev llvm rt-tests stress-ng"
 	pkgs="$pkgs python3-matplotlib chromium chromium-driver"
 	pkgs="$pkgs python3-selenium python3-jsonschema python3-sphinx"
 	pkgs="$pkgs qemu-system-x86 busybox-static"
 	pkgs="$pkgs qemu-system-arm gcc-aarch64-linux-gnu libc6-dev-arm64-cross"
+	pkgs="$pkgs flex bison bc patch ccache"
 	foreign_arch=arm64 ;;
 *)	usage ;;
 esac

@@ -45,6 +45,8 @@ import tempfile
 import threading
 import time
 
+import kbuild
+import kbuild_source
 import sw_paths
 import vm_arch
 import vm_debs
@@ -101,8 +103,24 @@ class Kernel:
         self.config, self.name = config, name
 
 
-def kernel_of(arg, modules):
-    """The Kernel of --kernel @arg."""
+def kernel_of(arg, modules, deterministic=False):
+    """The Kernel of --kernel @arg; a source tree is built first, for
+    the judging guest's arm64 when @deterministic, else for the host's
+    architecture."""
+    if os.path.isdir(arg) and kbuild_source.is_kernel_tree(arg):
+        arch = "aarch64" if deterministic else vm_arch.host_arch()
+        missing = kbuild.missing_tools(arch)
+        if missing:
+            raise VmError("%s: a source tree, which vm builds first: not "
+                          "found: %s" % (arg, ", ".join(missing)), EXIT_SKIP)
+        print("# vm: building %s for %s (sched-workloads kbuild)" %
+              (arg, arch), file=sys.stderr)
+        try:
+            arg, release, took = kbuild.build(
+                kbuild_source.tree_of(arg, kbuild.CACHE), arch, [])
+        except (kbuild.BuildError, kbuild_source.SourceError) as e:
+            raise VmError("%s: %s" % (arg, e), e.code)
+        print("# vm: built %s in %.0f s" % (release, took), file=sys.stderr)
     if arg.endswith(".deb"):
         if not os.path.isfile(arg):
             raise VmError("%s: no such package" % arg, EXIT_USAGE)
@@ -291,8 +309,9 @@ def parse_args(argv):
         description="The battery on a kernel image, in a QEMU guest.")
     ap.add_argument("--kernel", metavar="IMAGE", action="append",
                     help="a bzImage or arm64 Image, a linux-image .deb, "
-                    "or a directory one was extracted into; twice: A/B, "
-                    "both run in turn, B compared with A")
+                    "a directory one was extracted into, or a kernel "
+                    "source tree (built first: sched-workloads kbuild); "
+                    "twice: A/B, both run in turn, B compared with A")
     ap.add_argument("--modules", metavar="DIR",
                     help="the image's lib/modules/<version>, when its "
                     "virtio drivers are modules")
@@ -417,7 +436,7 @@ class Guest:
 
     def __init__(self, a, arg):
         self.source = arg
-        self.kernel = kernel_of(arg, a.modules)
+        self.kernel = kernel_of(arg, a.modules, a.deterministic)
         self.arch = guest_arch(self.kernel)
         self.qemu = (vm_qemu.given(a.qemu) if a.qemu else
                      vm_qemu.qemu_for(self.arch.qemu, self.arch.qemu_package,

@@ -43,6 +43,9 @@ static const struct command commands[] = {
 	DESK("report", cmd_report, "one HTML page of a run, or of A against B (python3)"),
 	DESK("history", cmd_history, "runs of successive kernels: where each metric changed (python3)"),
 	DESK("vm", cmd_vm, "the battery on a kernel image, booted in a QEMU guest (python3)"),
+	DESK("kbuild", cmd_kbuild, "a kernel for vm's guest from a source tree, with patches (python3)"),
+	DESK("mutants", cmd_mutants, "the battery against scheduler bugs built into a kernel (python3)"),
+	DESK("bisect", cmd_bisect, "the first commit of a kernel git tree at which workloads regress (python3)"),
 	DESK("contribute", cmd_contribute, "a program to a reproducer, its breaker and baseline (python3)"),
 };
 

@@ -14,6 +14,9 @@ int cmd_fidelity(int argc, char **argv);
 int cmd_report(int argc, char **argv);
 int cmd_history(int argc, char **argv);
 int cmd_vm(int argc, char **argv);
+int cmd_kbuild(int argc, char **argv);
+int cmd_mutants(int argc, char **argv);
+int cmd_bisect(int argc, char **argv);
 int cmd_contribute(int argc, char **argv);
 
 #endif /* SW_DESK_H */

@@ -1,11 +1,12 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * sched-workloads report / history / vm / contribute: the desk's tools,
- * python3 programs of a kernel tree that a lab does not install (they
- * need the tree: its sources, git, a kernel to build or boot). They are
- * found in one place: $SCHED_WORKLOADS_DESK when set (another tree's
- * tools, or a binary copied away from its tree), else the directory
- * build.mk named when the binary was built, SW_DESK_DIR.
+ * sched-workloads report / history / vm / kbuild / mutants / bisect /
+ * contribute: the desk's tools, python3 programs of a kernel tree that a
+ * lab does not install (they need the tree: its sources, git, a kernel
+ * to build or boot). They are found in one place: $SCHED_WORKLOADS_DESK
+ * when set (another tree's tools, or a binary copied away from its
+ * tree), else the directory build.mk named when the binary was built,
+ * SW_DESK_DIR.
  */
 #include <limits.h>
 #include <stdio.h>
@@ -49,6 +50,21 @@ int cmd_history(int argc, char **argv)
 int cmd_vm(int argc, char **argv)
 {
 	return run_desk_tool("vm.py", argc, argv);
+}
+
+int cmd_kbuild(int argc, char **argv)
+{
+	return run_desk_tool("kbuild.py", argc, argv);
+}
+
+int cmd_mutants(int argc, char **argv)
+{
+	return run_desk_tool("mutants.py", argc, argv);
+}
+
+int cmd_bisect(int argc, char **argv)
+{
+	return run_desk_tool("kbisect.py", argc, argv);
 }
 
 int cmd_contribute(int argc, char **argv)

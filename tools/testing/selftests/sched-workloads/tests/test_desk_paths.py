@@ -59,17 +59,22 @@ class TestEnvironment(unittest.TestCase):
         self.addCleanup(shutil.rmtree, self.tmp)
 
     def test_override(self):
-        commands = ("report", "history", "vm", "contribute")
-        for command in commands:
-            with open(os.path.join(self.tmp, command + ".py"), "w") as f:
+        # each command's script (bisect's is not bisect.py, which would
+        # hide python's own module of that name)
+        commands = {"report": "report.py", "history": "history.py",
+                    "vm": "vm.py", "kbuild": "kbuild.py",
+                    "mutants": "mutants.py", "bisect": "kbisect.py",
+                    "contribute": "contribute.py"}
+        for script in commands.values():
+            with open(os.path.join(self.tmp, script), "w") as f:
                 f.write(STUB)
-        for command in commands:
+        for command, script in commands.items():
             with self.subTest(command=command):
                 r = run_stub(swtest.BINARY, command, self.tmp, "-x", "y z")
                 self.assertEqual(r.returncode, 0, r.stderr)
                 said = json.loads(r.stdout)
                 self.assertEqual(said["file"], os.path.join(
-                    self.tmp, command + ".py"))
+                    self.tmp, script))
                 self.assertEqual(said["argv"], ["-x", "y z"])
                 self.assertTrue(same(said["binary"], swtest.BINARY))
 

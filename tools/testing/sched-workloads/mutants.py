@@ -1,0 +1,301 @@
+# SPDX-License-Identifier: GPL-2.0
+"""sched-workloads mutants [--tree TREE] [--arch ARCH] [-j N] [-o DIR]
+                           [--only NAME]... [PATCH...] [-- RUN-ARGUMENTS]
+
+The battery measured against bugs in the scheduler's code, as mutation
+testing measures a test suite. Each patch of mutants/ (or each PATCH
+given: a reviewer's own bugs) is built into the tree (kbuild.py: the
+tree itself never modified, each build incremental on the last), the
+battery runs on it in the judging guest (vm --deterministic), and its
+verdicts are set against those of the base, the same tree unpatched:
+
+  caught   a check that passes on the base fails on the mutant; the
+           table names each such check and the first line of its
+           diagnostic (what the check says the kernel got wrong)
+  missed   every check that passes on the base passes on the mutant
+
+A control (a patch whose header says "Control:") is a change that must
+not change behaviour: caught is then a false alarm, the battery's fault.
+The base's baselines are recorded once, in the judging guest, and every
+kernel is judged against them. N kernels run at once (default 2: each
+guest is deterministic, so the host's load does not show in its
+numbers). The same campaign run twice gives the same table.
+
+Writes DIR (default results/mutants-<date>): runs/<name>/ (each
+kernel's run directory and KTAP), baselines/ (the base's), campaign.json
+and table.txt; prints the table and the wall time. Exit: 0 every
+mutant caught and no control failed, 1 otherwise, 2 usage, 4 a
+prerequisite missing.
+"""
+import argparse
+import concurrent.futures
+import glob
+import json
+import os
+import re
+import subprocess
+import sys
+import time
+
+import kbuild
+import kbuild_source
+import ktap_parse
+import sw_paths
+from facts import EXIT_FAIL, EXIT_RUN_ERROR, EXIT_SKIP, EXIT_USAGE
+
+IN_TREE = os.path.join(sw_paths.DESK, "mutants")
+
+
+class Patch:
+    """A patch of the campaign and what its header says: "Mutant: NAME"
+    or "Control: NAME", "Mechanism: what it breaks"."""
+
+    def __init__(self, path):
+        self.path = os.path.abspath(path)
+        self.kind, self.name, self.mechanism = "mutant", None, "(not said)"
+        with open(path, errors="replace") as f:
+            for line in f:
+                if line.startswith(("--- ", "diff ")):
+                    break
+                m = re.match(r"(Mutant|Control|Mechanism):\s*(.*)", line)
+                if m and m.group(1) == "Mechanism":
+                    self.mechanism = m.group(2).strip()
+                elif m:
+                    self.kind = m.group(1).lower()
+                    self.name = m.group(2).strip()
+        stem = os.path.basename(path).rsplit(".", 1)[0]
+        self.name = re.sub(r"[^A-Za-z0-9._-]", "-", self.name or stem)
+
+
+def in_tree_patches():
+    return [Patch(p) for p in sorted(glob.glob(os.path.join(IN_TREE,
+                                                            "*.patch")))]
+
+
+def sw(args, log):
+    """The binary with @args, its stdout into @log: its exit status."""
+    with open(log, "w") as f:
+        return subprocess.run([sw_paths.binary()] + args, stdout=f,
+                              stderr=subprocess.STDOUT,
+                              stdin=subprocess.DEVNULL).returncode
+
+
+def guest(kernel, baselines, results, run_args, log):
+    return sw(["vm", "--deterministic", "--kernel", kernel, "-B", baselines,
+               "-r", results, "--"] + run_args, log)
+
+
+def checks(ktap):
+    """{check name: (passed, its diagnostic)} of a battery's KTAP: every
+    result line that is not a SKIP, the workloads' own too. A nested
+    check's diagnostic is the comment line just before it ("FAIL ...",
+    "REGRESSION ...", "ok ..."); a workload's, its directive."""
+    found, last = {}, {}
+    with open(ktap, errors="replace") as f:
+        lines = f.read().splitlines()
+    for line in lines:
+        s = line.lstrip(" ")
+        indent = len(line) - len(s)
+        if s.startswith("# "):
+            if indent:
+                last[indent] = s[2:]
+            continue
+        for _, ok, name, directive in ktap_parse.ktap_results(line):
+            diag = last.pop(indent, "")
+            if directive.startswith("SKIP"):
+                continue
+            found[name] = (ok, diag if indent else directive)
+    return found
+
+
+def judge(base, mutant):
+    """The checks of @mutant (checks()) that fail where @base's pass:
+    [(name, diagnostic)], those with a diagnostic first (a workload's
+    own result says less than its checks), then by name."""
+    return sorted(((name, diag) for name, (ok, diag) in mutant.items()
+                   if not ok and base.get(name, (False,))[0]),
+                  key=lambda c: (not c[1], c[0]))
+
+
+def parse_args(argv):
+    run_args = []
+    if "--" in argv:
+        i = argv.index("--")
+        argv, run_args = argv[:i], argv[i + 1:]
+    ap = argparse.ArgumentParser(
+        prog="sched-workloads mutants",
+        description="The battery measured against scheduler bugs built "
+        "into a kernel tree.")
+    ap.add_argument("--tree", default=kbuild.REFERENCE_TREE,
+                    help="a kernel tree or linux-source tarball the "
+                    "patches apply to (default: %(default)s)")
+    ap.add_argument("--arch", choices=sorted(kbuild.KARCH),
+                    default="aarch64")
+    ap.add_argument("-j", type=int, default=2, metavar="N",
+                    help="kernels in the guest at once")
+    ap.add_argument("-o", "--output", metavar="DIR")
+    ap.add_argument("--only", action="append", metavar="NAME",
+                    help="of the in-tree set, only these (a name or a "
+                    "file name's start, e.g. 01)")
+    ap.add_argument("patches", nargs="*", metavar="PATCH",
+                    help="patches of your own, measured beside the "
+                    "in-tree set (or alone, with --only none)")
+    a = ap.parse_args(argv)
+    a.run_args = run_args or ["run"]
+    if a.j < 1:
+        ap.error("-j %d: one kernel at a time at least" % a.j)
+    return a
+
+
+def chosen(a):
+    """The Patches of the campaign: the in-tree set (those --only names)
+    and the command line's."""
+    pats = in_tree_patches()
+    if a.only:
+        def wanted(p):
+            base = os.path.basename(p.path)
+            return any(p.name == o or base.startswith(o) for o in a.only)
+        pats = [p for p in pats if wanted(p)]
+    for path in a.patches:
+        if not os.path.isfile(path):
+            raise SystemExit("sched-workloads mutants: %s: no such patch"
+                             % path)
+        pats.append(Patch(path))
+    names = [p.name for p in pats]
+    dup = sorted({n for n in names if names.count(n) > 1})
+    if dup:
+        raise SystemExit("sched-workloads mutants: two patches named %s"
+                         % ", ".join(dup))
+    return pats
+
+
+def table(rows):
+    """The campaign's table, a row per patch: its text."""
+    out = ["%-30s %-8s %-9s %s" % ("patch", "kind", "verdict",
+                                   "checks that caught it: the first one's "
+                                   "diagnostic")]
+    for r in rows:
+        first = ("%d: %s: %s" % (len(r["caught_by"]), r["caught_by"][0][0],
+                                 r["caught_by"][0][1])
+                 if r["caught_by"] else r.get("detail", ""))
+        out.append("%-30s %-8s %-9s %s" % (r["name"], r["kind"],
+                                           r["verdict"], first))
+    return "\n".join(out) + "\n"
+
+
+def verdict_of(kind, caught_by):
+    if kind == "control":
+        return "FALSE-ALARM" if caught_by else "passed"
+    return "caught" if caught_by else "missed"
+
+
+def main(argv):
+    a = parse_args(argv)
+    start = time.monotonic()
+    pats = chosen(a)
+    if not pats:
+        print("sched-workloads mutants: no patches", file=sys.stderr)
+        return EXIT_USAGE
+    missing = kbuild.missing_tools(a.arch)
+    if missing:
+        print("sched-workloads mutants: SKIP: not found: %s" %
+              ", ".join(missing), file=sys.stderr)
+        return EXIT_SKIP
+    out = os.path.abspath(a.output or os.path.join(
+        "results", "mutants-" + time.strftime("%Y%m%d-%H%M%S")))
+    for d in ("runs", "baselines", "logs"):
+        os.makedirs(os.path.join(out, d), exist_ok=True)
+    try:
+        tree = kbuild_source.tree_of(a.tree, kbuild.CACHE)
+    except kbuild_source.SourceError as e:
+        print("sched-workloads mutants: %s" % e, file=sys.stderr)
+        return e.code
+    kernels, rows = {}, []
+    try:
+        kernels["base"], _, took = kbuild.build(tree, a.arch, [], "sw")
+    except (kbuild.BuildError, kbuild_source.SourceError) as e:
+        print("sched-workloads mutants: the base does not build: %s" % e,
+              file=sys.stderr)
+        return EXIT_RUN_ERROR
+    print("# base: built in %.0f s: %s" % (took, kernels["base"]))
+    for p in pats:
+        try:
+            kernels[p.name], _, took = kbuild.build(tree, a.arch, [p.path],
+                                                    "sw-" + p.name)
+            print("# %s: built in %.0f s" % (p.name, took))
+        except (kbuild.BuildError, kbuild_source.SourceError) as e:
+            why = str(e).splitlines()[0]
+            print("# %s: does not build: %s" % (p.name, why))
+            rows.append({"name": p.name, "kind": p.kind, "verdict":
+                         "unbuilt", "mechanism": p.mechanism,
+                         "caught_by": [], "detail": why})
+    sys.stdout.flush()
+    bl = os.path.join(out, "baselines")
+    t = time.monotonic()
+    if not glob.glob(os.path.join(bl, "*", "*.json")):
+        status = guest(kernels["base"], bl, os.path.join(out, "runs"),
+                       ["baseline"] + a.run_args[1:],
+                       os.path.join(out, "logs", "base-baseline.ktap"))
+        print("# base: baselines recorded in %.0f s (exit %d)" %
+              (time.monotonic() - t, status))
+        sys.stdout.flush()
+
+    def one(name):
+        t0 = time.monotonic()
+        log = os.path.join(out, "logs", name + ".ktap")
+        status = guest(kernels[name], bl, os.path.join(out, "runs", name),
+                       a.run_args, log)
+        return name, status, time.monotonic() - t0
+
+    names = ["base"] + [p.name for p in pats if p.name in kernels]
+    took = {}
+    with concurrent.futures.ThreadPoolExecutor(a.j) as pool:
+        for name, status, secs in pool.map(one, names):
+            took[name] = secs
+            print("# %s: battery exit %d in %.0f s" % (name, status, secs))
+            sys.stdout.flush()
+    base = checks(os.path.join(out, "logs", "base.ktap"))
+    if not base:
+        print("sched-workloads mutants: the base's battery gave no "
+              "results (%s)" % os.path.join(out, "logs", "base.ktap"),
+              file=sys.stderr)
+        return EXIT_RUN_ERROR
+    for p in pats:
+        if p.name not in kernels:
+            continue
+        got = checks(os.path.join(out, "logs", p.name + ".ktap"))
+        caught_by = judge(base, got)
+        row = {"name": p.name, "kind": p.kind, "mechanism": p.mechanism,
+               "caught_by": caught_by,
+               "verdict": verdict_of(p.kind, caught_by),
+               "seconds": round(took[p.name])}
+        if not got:
+            row.update(verdict="no-results", detail="its battery gave no "
+                       "results: logs/%s.ktap" % p.name)
+        rows.append(row)
+    order = {p.name: i for i, p in enumerate(pats)}
+    rows.sort(key=lambda r: order[r["name"]])
+    text = table(rows)
+    with open(os.path.join(out, "table.txt"), "w") as f:
+        f.write(text)
+    wall = time.monotonic() - start
+    with open(os.path.join(out, "campaign.json"), "w") as f:
+        json.dump({"tree": tree, "release": kbuild_source.release_of(tree),
+                   "arch": a.arch, "run_args": a.run_args,
+                   "base_checks": len(base), "rows": rows,
+                   "wall_seconds": round(wall)}, f, indent=1)
+    print(text, end="")
+    mutants = [r for r in rows if r["kind"] == "mutant"]
+    controls = [r for r in rows if r["kind"] == "control"]
+    print("# %d of %d mutants caught, %d of %d controls passed; %d checks "
+          "judged on the base; wall time %.0f s; %s" % (
+              sum(r["verdict"] == "caught" for r in mutants), len(mutants),
+              sum(r["verdict"] == "passed" for r in controls),
+              len(controls), len(base), wall, out))
+    good = (all(r["verdict"] == "caught" for r in mutants) and
+            all(r["verdict"] == "passed" for r in controls))
+    return 0 if good else EXIT_FAIL
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))

@@ -1,0 +1,257 @@
+# SPDX-License-Identifier: GPL-2.0
+"""sched-workloads mutants: the in-tree set of scheduler bugs (each says
+what it breaks, each applies to the reference tree), and how a battery's
+KTAP on a mutant is set against the base's: a check caught it only when
+it passes on the base and fails on the mutant, named with its
+diagnostic."""
+import json
+import os
+import re
+import shutil
+import subprocess
+import tempfile
+import unittest
+
+import swtest  # noqa: F401 (puts the desk's tools on the path)
+import kbuild
+import kbuild_source
+import mutants
+
+BASE_KTAP = """TAP version 13
+1..3
+# w1: rt-app ran 3.0 s
+  KTAP version 1
+  1..3
+  # ok hi: wu_lat.p50 = 40 us, expected <= 500: a wakeup preempts
+  ok 1 w1.hi.wu_lat.p50
+  # FAIL lo: wu_lat.p90 = 9000 us, expected <= 4000: lo is pulled
+  not ok 2 w1.lo.wu_lat.p90
+  ok 3 w1.lo.cpu_share # SKIP the guest's reason
+not ok 1 w1
+  KTAP version 1
+  1..2
+  # ok x: share = 0.5 share vs baseline 0.5: +0%
+  ok 1 w2.x.share.vs-baseline
+  # ok x: share = 0.5 share, expected >= 0.3: fair
+  ok 2 w2.x.share
+ok 2 w2
+ok 3 w3 # SKIP needs 4 CPUs
+"""
+
+MUTANT_KTAP = """TAP version 13
+1..3
+  KTAP version 1
+  1..3
+  # FAIL hi: wu_lat.p50 = 3113 us, expected <= 500: a wakeup preempts
+  not ok 1 w1.hi.wu_lat.p50
+  # FAIL lo: wu_lat.p90 = 9100 us, expected <= 4000: lo is pulled
+  not ok 2 w1.lo.wu_lat.p90
+  not ok 3 w1.lo.cpu_share
+not ok 1 w1
+# w2: rt-app ran 3.0 s
+  KTAP version 1
+  1..2
+  # REGRESSION x: share = 0.4 share vs baseline 0.5: -20%
+  not ok 1 w2.x.share.vs-baseline
+  # ok x: share = 0.5 share, expected >= 0.3: fair
+  ok 2 w2.x.share
+not ok 2 w2
+not ok 3 w3
+"""
+
+
+class TestJudging(unittest.TestCase):
+    def setUp(self):
+        self.tmp = tempfile.mkdtemp(prefix="sw-mutants-test-")
+        self.addCleanup(shutil.rmtree, self.tmp)
+
+    def ktap(self, name, text):
+        path = os.path.join(self.tmp, name)
+        with open(path, "w") as f:
+            f.write(text)
+        return mutants.checks(path)
+
+    def test_checks(self):
+        base = self.ktap("base", BASE_KTAP)
+        self.assertEqual(base, {
+            "w1.hi.wu_lat.p50": (True, "ok hi: wu_lat.p50 = 40 us, "
+                                 "expected <= 500: a wakeup preempts"),
+            "w1.lo.wu_lat.p90": (False, "FAIL lo: wu_lat.p90 = 9000 us, "
+                                 "expected <= 4000: lo is pulled"),
+            "w1": (False, ""),
+            "w2.x.share.vs-baseline": (True, "ok x: share = 0.5 share vs "
+                                       "baseline 0.5: +0%"),
+            "w2.x.share": (True, "ok x: share = 0.5 share, expected >= "
+                           "0.3: fair"),
+            "w2": (True, ""),
+        })
+
+    def test_caught_only_where_the_base_passed(self):
+        base = self.ktap("base", BASE_KTAP)
+        got = self.ktap("mutant", MUTANT_KTAP)
+        # w1.lo.wu_lat.p90 fails on both: not the mutant's doing; the
+        # SKIPs of the base (w1.lo.cpu_share, w3) judge nothing; the
+        # checks with a diagnostic first, the workload's own result last
+        self.assertEqual(mutants.judge(base, got), [
+            ("w1.hi.wu_lat.p50", "FAIL hi: wu_lat.p50 = 3113 us, "
+             "expected <= 500: a wakeup preempts"),
+            ("w2.x.share.vs-baseline", "REGRESSION x: share = 0.4 share "
+             "vs baseline 0.5: -20%"),
+            ("w2", "")])
+        self.assertEqual(mutants.judge(base, base), [])
+
+    def test_verdicts(self):
+        self.assertEqual(mutants.verdict_of("mutant", [("a", "b")]),
+                         "caught")
+        self.assertEqual(mutants.verdict_of("mutant", []), "missed")
+        self.assertEqual(mutants.verdict_of("control", []), "passed")
+        self.assertEqual(mutants.verdict_of("control", [("a", "b")]),
+                         "FALSE-ALARM")
+
+    def test_table(self):
+        rows = [{"name": "m1", "kind": "mutant", "verdict": "caught",
+                 "caught_by": [("w.a", "FAIL a: x = 1"), ("w.b", "FAIL")]},
+                {"name": "c1", "kind": "control", "verdict": "passed",
+                 "caught_by": []}]
+        lines = mutants.table(rows).splitlines()
+        self.assertEqual(len(lines), 3)
+        self.assertRegex(lines[1], r"^m1 +mutant +caught +2: w\.a: "
+                         r"FAIL a: x = 1$")
+        self.assertRegex(lines[2], r"^c1 +control +passed +$")
+
+    def test_header(self):
+        p = os.path.join(self.tmp, "x.patch")
+        with open(p, "w") as f:
+            f.write("Control: a name\nMechanism: none: text\n\n--- a/f\n"
+                    "+++ b/f\nMutant: not a header\n")
+        got = mutants.Patch(p)
+        self.assertEqual((got.kind, got.name, got.mechanism),
+                         ("control", "a-name", "none: text"))
+        with open(p, "w") as f:
+            f.write("--- a/f\n+++ b/f\n")
+        got = mutants.Patch(p)
+        self.assertEqual((got.kind, got.name, got.mechanism),
+                         ("mutant", "x", "(not said)"))
+
+
+class TestInTreeSet(unittest.TestCase):
+    def setUp(self):
+        self.patches = mutants.in_tree_patches()
+
+    def test_what_each_says(self):
+        names = [p.name for p in self.patches]
+        self.assertEqual(len(names), len(set(names)))
+        kinds = [p.kind for p in self.patches]
+        self.assertGreaterEqual(kinds.count("mutant"), 15)
+        self.assertGreaterEqual(kinds.count("control"), 3)
+        for p in self.patches:
+            self.assertNotEqual(p.mechanism, "(not said)", p.path)
+            if p.kind == "control":
+                self.assertTrue(p.mechanism.startswith("none: "), p.path)
+            files = kbuild_source.patched_files(p.path)
+            self.assertTrue(all(f.startswith("kernel/") for f in files),
+                            (p.path, files))
+            # the file's name begins with its number and says its name
+            self.assertRegex(os.path.basename(p.path),
+                             r"^\d\d-%s\.patch$" % re.escape(p.name))
+
+    @unittest.skipUnless(os.path.isfile(kbuild.REFERENCE_TREE) and
+                         shutil.which("patch"),
+                         "needs %s (Debian package linux-source-6.1) and "
+                         "patch" % kbuild.REFERENCE_TREE)
+    def test_each_applies_to_the_reference_tree(self):
+        tree = kbuild_source.tree_of(kbuild.REFERENCE_TREE, kbuild.CACHE)
+        for p in self.patches:
+            with open(p.path) as f:
+                r = subprocess.run(["patch", "-p1", "--dry-run", "-N", "-s",
+                                    "-d", tree], stdin=f,
+                                   capture_output=True, text=True)
+            self.assertEqual(r.returncode, 0, (p.path, r.stdout, r.stderr))
+            self.assertEqual(r.stdout, "", p.path)
+
+
+def campaign_prerequisites():
+    """Why a campaign cannot run here, or None."""
+    if not os.path.isfile(kbuild.REFERENCE_TREE):
+        return "needs %s (Debian package linux-source-6.1)" % \
+            kbuild.REFERENCE_TREE
+    missing = kbuild.missing_tools("aarch64")
+    if not shutil.which("qemu-system-aarch64"):
+        missing.append("qemu-system-aarch64 (Debian package "
+                       "qemu-system-arm)")
+    return "not found: " + ", ".join(missing) if missing else None
+
+
+class TestCampaign(unittest.TestCase):
+    """The reference tree built with a mutant (SCHED_RR slices never
+    rotated) and a control (a debug text reworded), judged in the
+    judging guest against the unpatched kernel on rr-timeslice: the
+    mutant caught by a check that names what it broke, the control
+    passing. Cold (no kernel built here before, empty ccache) about 13
+    minutes on 2 CPUs, 5 after."""
+    LIVE = True
+    MUTANT, CONTROL, WORKLOAD = "rt-rr-no-requeue", "control-debug-text", \
+        "rr-timeslice"
+
+    @classmethod
+    def setUpClass(cls):
+        why = campaign_prerequisites()
+        if why:
+            raise unittest.SkipTest(why)
+        cls.tmp = tempfile.mkdtemp(prefix="sw-mutants-live-")
+        tree = kbuild_source.tree_of(kbuild.REFERENCE_TREE, kbuild.CACHE)
+        cls.rt_c = os.path.join(tree, "kernel", "sched", "rt.c")
+        cls.out = os.path.join(cls.tmp, "campaign")
+        cls.r = swtest.sw("mutants", "--only", cls.MUTANT, "--only",
+                          cls.CONTROL, "-o", cls.out, "--", "run",
+                          cls.WORKLOAD, timeout=3600)
+        try:
+            with open(os.path.join(cls.out, "campaign.json")) as f:
+                cls.campaign = json.load(f)
+        except FileNotFoundError:
+            cls.campaign = None
+
+    @classmethod
+    def tearDownClass(cls):
+        shutil.rmtree(cls.tmp, ignore_errors=True)
+
+    def row(self, name):
+        self.assertIsNotNone(self.campaign, self.r.stdout + self.r.stderr)
+        rows = {r["name"]: r for r in self.campaign["rows"]}
+        return rows[name]
+
+    def test_mutant_caught(self):
+        row = self.row(self.MUTANT)
+        self.assertEqual(row["verdict"], "caught", row)
+        names = [name for name, _ in row["caught_by"]]
+        self.assertTrue(all(n == self.WORKLOAD or
+                            n.startswith(self.WORKLOAD + ".")
+                            for n in names), names)
+        # the first check names what the mutant broke: RR's slices
+        self.assertRegex(row["caught_by"][0][1], r"^(FAIL|REGRESSION) "
+                         r".*per slice", row["caught_by"])
+
+    def test_control_passed(self):
+        row = self.row(self.CONTROL)
+        self.assertEqual(row["verdict"], "passed", row)
+        self.assertEqual(self.r.returncode, 0, self.r.stdout)
+
+    def test_table_printed(self):
+        self.assertRegex(self.r.stdout, r"(?m)^%s +mutant +caught +\d+: "
+                         r"%s\." % (self.MUTANT, self.WORKLOAD))
+        self.assertRegex(self.r.stdout, r"(?m)^# 1 of 1 mutants caught, 1 of "
+                         r"1 controls passed; \d+ checks judged on the "
+                         r"base; wall time \d+ s")
+
+    def test_the_tree_is_untouched(self):
+        # the file the mutant patches, as the tarball has it
+        r = subprocess.run(["tar", "-xOf", kbuild.REFERENCE_TREE,
+                            "--wildcards", "*/kernel/sched/rt.c"],
+                           capture_output=True, text=True)
+        self.assertEqual(r.returncode, 0, r.stderr)
+        with open(self.rt_c) as f:
+            self.assertEqual(f.read(), r.stdout)
+
+
+if __name__ == "__main__":
+    unittest.main()
