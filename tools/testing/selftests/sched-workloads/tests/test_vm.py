@@ -18,6 +18,8 @@ import unittest
 
 import swtest
 import breaker  # after swtest, which puts the desk's tools on the path
+import kbuild
+import vm_arch
 
 IS_ROOT = os.geteuid() == 0
 CACHE = os.path.join(os.path.expanduser("~/.cache"), "sched-workloads",
@@ -83,6 +85,29 @@ class TestOutcomes(unittest.TestCase):
         r = sw_vm("--kernel", "/nonexistent/bzImage")
         self.assertEqual(r.returncode, swtest.EXIT_USAGE, r.stdout + r.stderr)
         self.assertIn("/nonexistent/bzImage: no such kernel image", r.stderr)
+
+    @unittest.skipIf(kbuild.missing_tools(vm_arch.host_arch()),
+                     "needs what sched-workloads kbuild needs")
+    def test_a_source_tree_that_does_not_build(self):
+        # a kernel tree as far as vm looks, whose Makefile make refuses:
+        # vm builds it first (kbuild), and says the build failed
+        with tempfile.TemporaryDirectory() as tmp:
+            tree = os.path.join(tmp, "linux")
+            os.makedirs(os.path.join(tree, "kernel", "sched"))
+            for path in ("Makefile", "kernel/sched/core.c"):
+                with open(os.path.join(tree, path), "w") as f:
+                    f.write("not make's\n")
+            r = subprocess.run(
+                [swtest.BINARY, "vm", "--kernel", tree, "-r", tmp],
+                capture_output=True, text=True, timeout=300,
+                env=dict(os.environ, SW_BINARY=swtest.BINARY,
+                         XDG_CACHE_HOME=os.path.join(tmp, "cache")))
+        self.assertEqual(r.returncode, swtest.EXIT_RUN_ERROR,
+                         r.stdout + r.stderr)
+        self.assertIn("# vm: building %s for %s (sched-workloads kbuild)"
+                      % (tree, vm_arch.host_arch()), r.stderr)
+        self.assertIn("sched-workloads vm: %s: make tinyconfig failed"
+                      % tree, r.stderr)
 
     @unittest.skipUnless(shutil.which("qemu-system-x86_64") and
                          shutil.which("busybox"),
