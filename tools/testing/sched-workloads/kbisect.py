@@ -33,8 +33,8 @@ import time
 
 import kbuild
 import kbuild_source
-import mutants
 import sw_paths
+from guest_verdicts import checks, guest, judge
 from facts import EXIT_FAIL, EXIT_RUN_ERROR, EXIT_SKIP, EXIT_USAGE
 
 # git bisect run's exit codes of a step
@@ -65,8 +65,8 @@ def worktree_of(tree):
 def judge_commit(wt, arch, out, workloads, record=False):
     """Builds the worktree @wt's checkout, runs @workloads on it in the
     judging guest (first recording their baselines when @record): (the
-    commit, its checks (mutants.checks()) or None when it did not
-    build, seconds)."""
+    commit, its checks (guest_verdicts.checks()) or None when it did
+    not build, seconds)."""
     start = time.monotonic()
     commit = git(wt, "rev-parse", "HEAD")
     try:
@@ -77,13 +77,12 @@ def judge_commit(wt, arch, out, workloads, record=False):
         return commit, None, time.monotonic() - start
     bl = os.path.join(out, "baselines")
     if record:
-        mutants.guest(kernel, bl, os.path.join(out, "runs"),
-                      ["baseline"] + workloads,
-                      os.path.join(out, "baseline.ktap"))
+        guest(kernel, bl, os.path.join(out, "runs"),
+              ["baseline"] + workloads, os.path.join(out, "baseline.ktap"))
     ktap = os.path.join(out, commit[:12] + ".ktap")
-    mutants.guest(kernel, bl, os.path.join(out, "runs", commit[:12]),
-                  ["run"] + workloads, ktap)
-    return commit, mutants.checks(ktap), time.monotonic() - start
+    guest(kernel, bl, os.path.join(out, "runs", commit[:12]),
+          ["run"] + workloads, ktap)
+    return commit, checks(ktap), time.monotonic() - start
 
 
 def step(a):
@@ -98,7 +97,7 @@ def step(a):
     elif not got:
         verdict, code, why = "untestable", UNTESTABLE, "no results"
     else:
-        failed = mutants.judge(good, got)
+        failed = judge(good, got)
         verdict, code = ("bad", BAD) if failed else ("good", GOOD)
         why = "%s: %s" % failed[0] if failed else ""
     subject = git(a.tree, "log", "-1", "--format=%s", commit)
@@ -111,10 +110,6 @@ def step(a):
 
 
 def parse_args(argv):
-    workloads = []
-    if "--" in argv:
-        i = argv.index("--")
-        argv, workloads = argv[:i], argv[i + 1:]
     ap = argparse.ArgumentParser(
         prog="sched-workloads bisect",
         description="The first commit of a kernel git tree at which "
@@ -126,10 +121,11 @@ def parse_args(argv):
     ap.add_argument("-o", "--output", metavar="DIR")
     ap.add_argument("--step", action="store_true", help=argparse.SUPPRESS)
     ap.add_argument("tree", metavar="TREE", help="a kernel git tree")
+    ap.add_argument("workloads", nargs="*", metavar="WORKLOAD",
+                    help="after --: the workloads that regressed")
     a = ap.parse_args(argv)
-    if not workloads:
+    if not a.workloads:
         ap.error("the workloads that regressed, after --")
-    a.workloads = workloads
     return a
 
 
@@ -161,18 +157,18 @@ def bisect(a):
 
 def bisect_in(a, wt, good, bad, out):
     start = time.monotonic()
-    _, checks, took = judge_commit(wt, a.arch, out, a.workloads, True)
-    if not checks:
+    _, at_good, took = judge_commit(wt, a.arch, out, a.workloads, True)
+    if not at_good:
         raise BisectError("the good commit %s %s" % (
-            good[:12], "does not build" if checks is None else
+            good[:12], "does not build" if at_good is None else
             "gave no results"), EXIT_RUN_ERROR)
     with open(os.path.join(out, "good.json"), "w") as f:
-        json.dump(checks, f, indent=1, sort_keys=True)
+        json.dump(at_good, f, indent=1, sort_keys=True)
     print("# good %s: %d checks pass in %.0f s" % (
-        good[:12], sum(ok for ok, _ in checks.values()), took))
+        good[:12], sum(ok for ok, _ in at_good.values()), took))
     git(wt, "checkout", "-q", "--detach", bad)
     _, got, took = judge_commit(wt, a.arch, out, a.workloads)
-    failed = mutants.judge(checks, got or {})
+    failed = judge(at_good, got or {})
     if not failed:
         raise BisectError("the bad commit %s shows no check failing that "
                           "passes at %s: nothing to bisect" %

@@ -118,8 +118,7 @@ class Build:
         self.src = os.path.join(self.root, "src")
         self.obj = os.path.join(self.root, "obj")
         self.log = os.path.join(self.root, "build.log")
-        cross = ("" if arch == vm_arch.host_arch() else
-                 vm_arch.ARCHES[arch].triplet + "-")
+        cross = cross_prefix(arch)
         self.make = ["make", "-C", self.src, "O=" + self.obj,
                      "ARCH=" + self.karch, "-j%d" % (os.cpu_count() or 1)]
         if cross:
@@ -236,9 +235,14 @@ def build(tree, arch, patches, name=None):
     return out, release, time.monotonic() - start
 
 
+def cross_prefix(arch):
+    """CROSS_COMPILE for @arch: none on a host of that architecture."""
+    return ("" if arch == vm_arch.host_arch() else
+            vm_arch.ARCHES[arch].triplet + "-")
+
+
 def missing_tools(arch):
-    cross = ("" if arch == vm_arch.host_arch() else
-             vm_arch.ARCHES[arch].triplet + "-")
+    cross = cross_prefix(arch)
     tools = {"make": "make", "rsync": "rsync", "patch": "patch",
              "flex": "flex", "bison": "bison", "bc": "bc",
              cross + "gcc": "gcc-" + vm_arch.ARCHES[arch].triplet
@@ -280,10 +284,7 @@ def main(argv):
         tree = kbuild_source.tree_of(a.tree, CACHE)
         out, release, took = build(tree, a.arch, [os.path.abspath(p)
                                                   for p in a.patch], a.name)
-    except kbuild_source.SourceError as e:
-        print("sched-workloads kbuild: %s" % e, file=sys.stderr)
-        return e.code
-    except BuildError as e:
+    except (kbuild_source.SourceError, BuildError) as e:
         print("sched-workloads kbuild: %s" % e, file=sys.stderr)
         return e.code
     print("# kbuild: %s for %s in %.0f s" % (release, a.arch, took),

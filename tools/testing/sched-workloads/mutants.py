@@ -33,14 +33,13 @@ import glob
 import json
 import os
 import re
-import subprocess
 import sys
 import time
 
 import kbuild
 import kbuild_source
-import ktap_parse
 import sw_paths
+from guest_verdicts import checks, guest, judge
 from facts import EXIT_FAIL, EXIT_RUN_ERROR, EXIT_SKIP, EXIT_USAGE
 
 IN_TREE = os.path.join(sw_paths.DESK, "mutants")
@@ -70,51 +69,6 @@ class Patch:
 def in_tree_patches():
     return [Patch(p) for p in sorted(glob.glob(os.path.join(IN_TREE,
                                                             "*.patch")))]
-
-
-def sw(args, log):
-    """The binary with @args, its stdout into @log: its exit status."""
-    with open(log, "w") as f:
-        return subprocess.run([sw_paths.binary()] + args, stdout=f,
-                              stderr=subprocess.STDOUT,
-                              stdin=subprocess.DEVNULL).returncode
-
-
-def guest(kernel, baselines, results, run_args, log):
-    return sw(["vm", "--deterministic", "--kernel", kernel, "-B", baselines,
-               "-r", results, "--"] + run_args, log)
-
-
-def checks(ktap):
-    """{check name: (passed, its diagnostic)} of a battery's KTAP: every
-    result line that is not a SKIP, the workloads' own too. A nested
-    check's diagnostic is the comment line just before it ("FAIL ...",
-    "REGRESSION ...", "ok ..."); a workload's, its directive."""
-    found, last = {}, {}
-    with open(ktap, errors="replace") as f:
-        lines = f.read().splitlines()
-    for line in lines:
-        s = line.lstrip(" ")
-        indent = len(line) - len(s)
-        if s.startswith("# "):
-            if indent:
-                last[indent] = s[2:]
-            continue
-        for _, ok, name, directive in ktap_parse.ktap_results(line):
-            diag = last.pop(indent, "")
-            if directive.startswith("SKIP"):
-                continue
-            found[name] = (ok, diag if indent else directive)
-    return found
-
-
-def judge(base, mutant):
-    """The checks of @mutant (checks()) that fail where @base's pass:
-    [(name, diagnostic)], those with a diagnostic first (a workload's
-    own result says less than its checks), then by name."""
-    return sorted(((name, diag) for name, (ok, diag) in mutant.items()
-                   if not ok and base.get(name, (False,))[0]),
-                  key=lambda c: (not c[1], c[0]))
 
 
 def parse_args(argv):

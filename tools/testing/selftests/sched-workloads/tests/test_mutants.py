@@ -15,6 +15,7 @@ import unittest
 import swtest  # noqa: F401 (puts the desk's tools on the path)
 import kbuild
 import kbuild_source
+import guest_verdicts
 import mutants
 
 BASE_KTAP = """TAP version 13
@@ -69,7 +70,7 @@ class TestJudging(unittest.TestCase):
         path = os.path.join(self.tmp, name)
         with open(path, "w") as f:
             f.write(text)
-        return mutants.checks(path)
+        return guest_verdicts.checks(path)
 
     def test_checks(self):
         base = self.ktap("base", BASE_KTAP)
@@ -92,13 +93,13 @@ class TestJudging(unittest.TestCase):
         # w1.lo.wu_lat.p90 fails on both: not the mutant's doing; the
         # SKIPs of the base (w1.lo.cpu_share, w3) judge nothing; the
         # checks with a diagnostic first, the workload's own result last
-        self.assertEqual(mutants.judge(base, got), [
+        self.assertEqual(guest_verdicts.judge(base, got), [
             ("w1.hi.wu_lat.p50", "FAIL hi: wu_lat.p50 = 3113 us, "
              "expected <= 500: a wakeup preempts"),
             ("w2.x.share.vs-baseline", "REGRESSION x: share = 0.4 share "
              "vs baseline 0.5: -20%"),
             ("w2", "")])
-        self.assertEqual(mutants.judge(base, base), [])
+        self.assertEqual(guest_verdicts.judge(base, base), [])
 
     def test_verdicts(self):
         self.assertEqual(mutants.verdict_of("mutant", [("a", "b")]),

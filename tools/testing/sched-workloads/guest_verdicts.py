@@ -1,0 +1,54 @@
+# SPDX-License-Identifier: GPL-2.0
+"""A battery run in the judging guest (vm --deterministic) on a kernel,
+its KTAP read back as checks, and one kernel's checks set against
+another's: what the mutant campaign (mutants.py) and the bisection
+(kbisect.py) both judge with."""
+import subprocess
+
+import ktap_parse
+import sw_paths
+
+
+def guest(kernel, baselines, results, run_args, log):
+    """@run_args (sched-workloads run or baseline ...) on @kernel in the
+    judging guest, judged with (or recording) @baselines, its run
+    directory under @results, vm's output (the KTAP) into @log: vm's
+    exit status."""
+    with open(log, "w") as f:
+        return subprocess.run(
+            [sw_paths.binary(), "vm", "--deterministic", "--kernel", kernel,
+             "-B", baselines, "-r", results, "--"] + run_args,
+            stdout=f, stderr=subprocess.STDOUT,
+            stdin=subprocess.DEVNULL).returncode
+
+
+def checks(ktap):
+    """{check name: (passed, its diagnostic)} of a battery's KTAP: every
+    result line that is not a SKIP, the workloads' own too. A nested
+    check's diagnostic is the comment line just before it ("FAIL ...",
+    "REGRESSION ...", "ok ..."); a workload's, its directive."""
+    found, last = {}, {}
+    with open(ktap, errors="replace") as f:
+        lines = f.read().splitlines()
+    for line in lines:
+        s = line.lstrip(" ")
+        indent = len(line) - len(s)
+        if s.startswith("# "):
+            if indent:
+                last[indent] = s[2:]
+            continue
+        for _, ok, name, directive in ktap_parse.ktap_results(line):
+            diag = last.pop(indent, "")
+            if directive.startswith("SKIP"):
+                continue
+            found[name] = (ok, diag if indent else directive)
+    return found
+
+
+def judge(base, mutant):
+    """The checks of @mutant (checks()) that fail where @base's pass:
+    [(name, diagnostic)], those with a diagnostic first (a workload's
+    own result says less than its checks), then by name."""
+    return sorted(((name, diag) for name, (ok, diag) in mutant.items()
+                   if not ok and base.get(name, (False,))[0]),
+                  key=lambda c: (not c[1], c[0]))
