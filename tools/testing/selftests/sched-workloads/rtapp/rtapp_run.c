@@ -28,9 +28,10 @@ const char *rtapp_binary(void)
 }
 
 int rtapp_run(const char *rtapp, const char *json, const char *outlog,
-	      double timeout_s, struct child_exit *ex, struct sw_err *err)
+	      double timeout_s, child_tick_fn tick, void *arg,
+	      struct child_exit *ex, struct sw_err *err)
 {
 	char *const argv[] = { "rt-app", (char *)json, NULL };
 
-	return child_run(rtapp, argv, outlog, timeout_s, NULL, NULL, ex, err);
+	return child_run(rtapp, argv, outlog, timeout_s, tick, arg, ex, err);
 }

@@ -10,8 +10,12 @@
 
 /* The rt-app to run: $RTAPP, else "rt-app" from PATH; NULL if none. */
 const char *rtapp_binary(void);
-/* Runs @rtapp on @json, output to @outlog, as child_run() does. */
+/*
+ * Runs @rtapp on @json, output to @outlog, as child_run() does (@tick,
+ * if not NULL, called with @arg every 10 ms while it runs).
+ */
 int rtapp_run(const char *rtapp, const char *json, const char *outlog,
-	      double timeout_s, struct child_exit *ex, struct sw_err *err);
+	      double timeout_s, child_tick_fn tick, void *arg,
+	      struct child_exit *ex, struct sw_err *err);
 
 #endif /* SW_RTAPP_RUN_H */

@@ -168,6 +168,7 @@ int workload_load(const char *path, struct workload *w, struct sw_err *err)
 		static const char *const known[] = {
 			"description", "checks", "baseline", "scale", "sysctl",
 			"refusal", "origin", "topology", "min_cpus",
+			"cgroups",
 		};
 		size_t i;
 
@@ -176,7 +177,7 @@ int workload_load(const char *path, struct workload *w, struct sw_err *err)
 			;
 		if (i == ARRAY_SIZE(known)) {
 			sw_err_set(err, SW_EXIT_BAD_WORKLOAD,
-				   "%s: \"%s.%s\": unknown key (known: description, checks, baseline, scale, sysctl, refusal, origin, topology, min_cpus)",
+				   "%s: \"%s.%s\": unknown key (known: description, checks, baseline, scale, sysctl, refusal, origin, topology, min_cpus, cgroups)",
 				   path, WORKLOAD_BLOCK_KEY, key);
 			goto fail;
 		}

@@ -13,6 +13,8 @@
 #include "trace/capture.h"
 #include "lib/event_hist.h"
 #include "machine/host_gauge.h"
+#include "machine/task_groups.h"
+#include "lib/cleanup.h"
 #include "run/ktap.h"
 #include "trace/kthreads.h"
 #include "machine/cpu_cores.h"
@@ -73,11 +75,12 @@ static int record(const struct workload *w, const struct repetition_opts *o,
 	struct kthread_list kl = { 0 };
 	struct cpu_cores cores = { 0 };
 	struct capture cap = { 0 };
+	struct task_groups groups;
 	struct child_exit ex;
 	char *online = NULL, *online_after = NULL;
 	double duration;
 	uint64_t t = now_mono_ns();
-	int ret = -1;
+	int ret = -1, ran;
 
 	if (results_path(run_json, sizeof(run_json), dir, RF_RUN_JSON) ||
 	    results_path(out, sizeof(out), dir, RF_RTAPP_OUT) ||
@@ -85,7 +88,8 @@ static int record(const struct workload *w, const struct repetition_opts *o,
 	    results_path(kt, sizeof(kt), dir, RF_KTHREADS) ||
 	    results_path(cores_txt, sizeof(cores_txt), dir, RF_CORES))
 		return sw_err_set(err, SW_EXIT_RUN_ERROR, "%s: path too long", dir);
-	if (prepare_run_json(w, &po, run_json, &duration, err))
+	if (prepare_run_json(w, &po, run_json, &duration, err) ||
+	    task_groups_parse(w, &groups, err))
 		return -1;
 	/* Kernel threads alive before and after: they are not neighbours. */
 	online = settings_online_cpus();
@@ -100,7 +104,12 @@ static int record(const struct workload *w, const struct repetition_opts *o,
 		nanosleep(&ts, NULL);
 	}
 	t = cost_mark(o, t, o->cost ? &o->cost->setup : NULL);
-	if (rtapp_run(rtapp_binary(), run_json, out, duration * 1.5 + 10, &ex, err))
+	if (task_groups_create(&groups, err))
+		goto fail;
+	ran = rtapp_run(rtapp_binary(), run_json, out, duration * 1.5 + 10,
+			groups.n ? task_groups_place : NULL, &groups, &ex, err);
+	cleanup_pop(&groups);
+	if (ran || (ex.exited && !ex.code && task_groups_check(&groups, err)))
 		goto fail;
 	t = cost_mark(o, t, o->cost ? &o->cost->rtapp : NULL);
 	capture_stop(&cap);

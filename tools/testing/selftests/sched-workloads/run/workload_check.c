@@ -7,6 +7,7 @@
 #include "rtapp/run_json.h"
 #include "run/prereq.h"
 #include "judge/refusal.h"
+#include "machine/task_groups.h"
 #include "rtapp/rtapp_grammar.h"
 #include "run/sysctl.h"
 #include "run/workload_check.h"
@@ -46,6 +47,7 @@ static int list_problems(const char *path, FILE *list, struct sw_err *err)
 int workload_check(const char *path, struct workload *w,
 		   struct verdict_block *vb, FILE *list, struct sw_err *err)
 {
+	struct task_groups groups;
 	struct refusal rf;
 
 	memset(w, 0, sizeof(*w));
@@ -59,6 +61,7 @@ int workload_check(const char *path, struct workload *w,
 	    verdict_check_selectors(vb, json_object_object_get(w->root, "tasks"),
 				    path, err) ||
 	    refusal_parse(w->block, path, &rf, err) ||
+	    task_groups_parse(w, &groups, err) ||
 	    prepare_validate(w, err) || probe_validate_policies(w, err) ||
 	    sysctl_check_present(json_object_object_get(w->block, "sysctl"),
 				 path, err))

@@ -13,6 +13,7 @@
 #include "judge/verdict_json.h"
 #include "lib/results.h"
 #include "machine/sched_settings.h"
+#include "machine/task_groups.h"
 #include "rtapp/rtapp_run.h"
 #include "rtapp/run_json.h"
 #include "run/ktap.h"
@@ -56,7 +57,8 @@ static int run_refusal(struct wl *wl, const struct refusal *rf,
 	    results_path(out, sizeof(out), dir, RF_RTAPP_OUT))
 		return sw_err_set(err, SW_EXIT_RUN_ERROR, "%s: cannot create", dir);
 	if (prepare_run_json(&wl->w, &po, run_json, &duration, err) ||
-	    rtapp_run(rtapp_binary(), run_json, out, duration * 1.5 + 10, &ex, err))
+	    rtapp_run(rtapp_binary(), run_json, out, duration * 1.5 + 10,
+		      NULL, NULL, &ex, err))
 		return -1;
 	wl->res.r = calloc(1, sizeof(*wl->res.r));
 	if (!wl->res.r)
@@ -119,6 +121,7 @@ static int refused_within_limits(struct wl *wl, struct sw_err *err)
 
 static int start(struct wl *wl, struct sw_err *err)
 {
+	struct task_groups groups;
 	char copy[PATH_MAX];
 	struct refusal rf;
 	int refused;
@@ -130,6 +133,12 @@ static int start(struct wl *wl, struct sw_err *err)
 	if (!refused)
 		refused = probe_policies(&wl->w, wl->reason, sizeof(wl->reason),
 					 err);
+	if (!refused) {
+		if (task_groups_parse(&wl->w, &groups, err))
+			return -1;
+		refused = task_groups_probe(&groups, wl->reason,
+					    sizeof(wl->reason));
+	}
 	/* the set together, unless the kernel is to refuse it */
 	if (!refused && !rf.expected)
 		refused = probe_dl_admission(&wl->w, wl->reason,

@@ -150,6 +150,25 @@ class TestMalformedWorkloads(unittest.TestCase):
                               "count",
         "bad-semantics.json": 'checks[0].semantics: "bfs": "eevdf" or '
                               '"cfs"',
+        "cgroups-not-object.json": '"sched-workloads.cgroups": an object of '
+                                   "1-4 groups",
+        "cgroups-unknown-task.json": '"sched-workloads.cgroups.g.tasks": [0]: '
+                                     '"nobody": not a task of the workload',
+        "cgroups-no-delay.json": '"sched-workloads.cgroups.g.tasks": [0]: '
+                                 'task "u" needs a "delay" of 50000 us',
+        "cgroups-task-twice.json": '"sched-workloads.cgroups.h.tasks": [0]: '
+                                   '"t" is in a group already',
+        "cgroups-bad-weight.json": '"sched-workloads.cgroups.g.weight": 0: '
+                                   "not an integer in 1-10000",
+        "cgroups-unknown-key.json": '"sched-workloads.cgroups.g.cpu.max": '
+                                    "unknown key",
+        "cgroups-period-alone.json": '"sched-workloads.cgroups.g.period_us":'
+                                     " without quota_us",
+        "cgroups-bad-name.json": '"sched-workloads.cgroups.g.x": a group '
+                                 "name is 1-15 characters",
+        "cgroups-rt-task.json": '"sched-workloads.cgroups": task "u" is '
+                                'SCHED_FIFO: a workload with cgroups has '
+                                "fair tasks only",
     }
 
     def test_check_command(self):
