@@ -47,7 +47,13 @@ static void child_exec(const char *path, char *const argv[], const char *outlog,
 	_exit(127);
 }
 
-static void kill_group(pid_t pid)
+/*
+ * SIGTERM, then SIGKILL after a second. 0 once @pid is reaped; -1 when
+ * it is still there 10 s after SIGKILL: a thread of it stuck in the
+ * kernel (one that never runs again cannot die), left to the kernel
+ * rather than hanging the battery on it.
+ */
+static int kill_group(pid_t pid)
 {
 	struct timespec ts = { 0, 20 * 1000 * 1000 };
 	int i;
@@ -59,9 +65,15 @@ static void kill_group(pid_t pid)
 		nanosleep(&ts, NULL);
 	}
 	kill(-pid, SIGKILL);
-	waitpid(pid, NULL, 0);
+	for (i = 0; i < 500; i++) {
+		if (waitpid(pid, NULL, WNOHANG) == pid)
+			goto reap_rest;
+		nanosleep(&ts, NULL);
+	}
+	return -1;
 reap_rest:
 	kill(-pid, SIGKILL);
+	return 0;
 }
 
 int child_try(int (*fn)(void *arg), void *arg)
@@ -144,8 +156,10 @@ int child_run(const char *path, char *const argv[], const char *outlog,
 					  strerror(errno));
 		}
 		if (cleanup_interrupted() || now_mono_ns() > deadline) {
+			int stuck;
+
 			ex->timed_out = !cleanup_interrupted();
-			kill_group(pid);
+			stuck = kill_group(pid);
 			cleanup_set_child(0);
 			ex->end_ns = now_mono_ns();
 			ex->wall_s = (ex->end_ns - t0) / 1e9;
@@ -154,7 +168,8 @@ int child_run(const char *path, char *const argv[], const char *outlog,
 						  "interrupted by signal %d",
 						  cleanup_interrupted());
 			return sw_err_set(err, SW_EXIT_RUN_ERROR,
-					  "%s still running after %.0f s: killed",
+					  stuck ? "%s still running after %.0f s, and not gone 10 s after SIGKILL: a thread of it is stuck in the kernel" :
+						  "%s still running after %.0f s: killed",
 					  argv[0], timeout_s);
 		}
 		if (tick)

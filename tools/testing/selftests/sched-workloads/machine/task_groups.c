@@ -375,6 +375,7 @@ int task_groups_create(struct task_groups *tg, struct sw_err *err)
 	int i, ret;
 
 	tg->proc_moved = 0;
+	tg->pid = 0;
 	tg->nseen = 0;
 	tg->first_tick_s = 0;
 	tg->error[0] = '\0';
@@ -562,6 +563,7 @@ void task_groups_place(pid_t child, void *arg)
 		return;
 	if (!tg->proc_moved) {
 		tg->proc_moved = 1;
+		tg->pid = child;
 		tg->first_tick_s = now_s();
 		ret = cg_write(tg->dir, "cgroup.procs", "%d", (int)child);
 		if (ret)
@@ -599,4 +601,45 @@ int task_groups_check(const struct task_groups *tg, struct sw_err *err)
 					  tg->g[i].ntasks,
 					  tg->g[i].ntasks == 1 ? "" : "s");
 	return 0;
+}
+
+void task_groups_stuck(const struct task_groups *tg, char *buf, size_t len)
+{
+	size_t used = 0;
+	int i, j, k;
+
+	buf[0] = '\0';
+	for (i = 0; tg->pid > 0 && i < tg->nseen; i++) {
+		char path[64], comm[32] = "", *nl;
+		const struct task_group *g;
+		FILE *f;
+
+		snprintf(path, sizeof(path), "/proc/%d/task/%d/comm",
+			 (int)tg->pid, (int)tg->seen[i]);
+		f = fopen(path, "r");
+		if (!f)
+			continue;
+		if (!fgets(comm, sizeof(comm), f))
+			comm[0] = '\0';
+		fclose(f);
+		nl = strchr(comm, '\n');
+		if (nl)
+			*nl = '\0';
+		j = group_of(tg, comm);
+		if (j < 0 || used >= len)
+			continue;
+		g = &tg->g[j];
+		if (g->quota_us)
+			k = snprintf(buf + used, len - used,
+				     "%sthread %d of task %s alive in cgroup %s (CFS quota %lld us per %lld us)",
+				     used ? "; " : "", (int)tg->seen[i], comm,
+				     g->name, g->quota_us, g->period_us);
+		else
+			k = snprintf(buf + used, len - used,
+				     "%sthread %d of task %s alive in cgroup %s (weight %d)",
+				     used ? "; " : "", (int)tg->seen[i], comm,
+				     g->name, g->weight ? g->weight : 100);
+		if (k > 0)
+			used += k;
+	}
 }

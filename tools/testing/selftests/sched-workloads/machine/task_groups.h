@@ -60,6 +60,7 @@ struct task_groups {
 	char top[PATH_MAX];		/* the hierarchy's mount point */
 	char dir[PATH_MAX];		/* the workload's cgroup */
 	/* set while rt-app runs */
+	pid_t pid;			/* rt-app's */
 	int proc_moved;
 	double first_tick_s;
 	pid_t seen[TASK_GROUP_THREADS_MAX];
@@ -88,6 +89,13 @@ void task_groups_place(pid_t child, void *arg);
  * during their delay, else SW_EXIT_RUN_ERROR saying which did not.
  */
 int task_groups_check(const struct task_groups *tg, struct sw_err *err);
+/*
+ * After rt-app was killed and would not die: its threads still alive
+ * that are in a group, with the group's settings, into @buf ("" if
+ * none): a thread that never runs again is the group's doing.
+ */
+void task_groups_stuck(const struct task_groups *tg, char *buf,
+		       size_t len);
 /* Removes the cgroups of @tg, and undoes what was enabled for them. */
 void task_groups_remove(struct task_groups *tg);
 

@@ -62,6 +62,18 @@ static uint64_t cost_mark(const struct repetition_opts *o, uint64_t t,
 	return now;
 }
 
+/* A killed rt-app's threads still in the workload's groups, named. */
+static void stuck_in_groups(const struct task_groups *groups,
+			    struct sw_err *err)
+{
+	char stuck[256], msg[SW_ERR_LEN];
+
+	task_groups_stuck(groups, stuck, sizeof(stuck));
+	snprintf(msg, sizeof(msg), "%s", err->msg);
+	if (stuck[0])
+		sw_err_set(err, err->code, "%.200s: %s", msg, stuck);
+}
+
 /* rt-app under a trace of its own: run.json, logs, trace.dat. */
 static int record(const struct workload *w, const struct repetition_opts *o,
 		  const char *dir, uint64_t *run_end_ns, struct sw_err *err)
@@ -108,6 +120,8 @@ static int record(const struct workload *w, const struct repetition_opts *o,
 		goto fail;
 	ran = rtapp_run(rtapp_binary(), run_json, out, duration * 1.5 + 10,
 			groups.n ? task_groups_place : NULL, &groups, &ex, err);
+	if (ran && ex.timed_out)
+		stuck_in_groups(&groups, err);
 	cleanup_pop(&groups);
 	if (ran || (ex.exited && !ex.code && task_groups_check(&groups, err)))
 		goto fail;
