@@ -8,6 +8,10 @@ import subprocess
 import ktap_parse
 import sw_paths
 
+# vm's own result, "vm-<release> # the guest hung..." (or panicked): only
+# there when the guest did not end well, named after its kernel
+GUEST = "vm"
+
 
 def guest(kernel, baselines, results, run_args, log):
     """@run_args (sched-workloads run or baseline ...) on @kernel in the
@@ -26,7 +30,8 @@ def checks(ktap):
     """{check name: (passed, its diagnostic)} of a battery's KTAP: every
     result line that is not a SKIP, the workloads' own too. A nested
     check's diagnostic is the comment line just before it ("FAIL ...",
-    "REGRESSION ...", "ok ..."); a workload's, its directive."""
+    "REGRESSION ...", "ok ..."); a workload's, its directive. vm's own
+    result is GUEST, whatever kernel it names."""
     found, last = {}, {}
     with open(ktap, errors="replace") as f:
         lines = f.read().splitlines()
@@ -41,14 +46,25 @@ def checks(ktap):
             diag = last.pop(indent, "")
             if directive.startswith("SKIP"):
                 continue
+            if not indent and name.startswith(GUEST + "-"):
+                name = GUEST
             found[name] = (ok, diag if indent else directive)
     return found
+
+
+def passed(base, name):
+    """Whether check @name passed on @base: one it does not have did
+    not, but for the guest's own, which a guest that ended well lacks."""
+    if name == GUEST:
+        return base.get(name, (True,))[0]
+    return base.get(name, (False,))[0]
 
 
 def judge(base, mutant):
     """The checks of @mutant (checks()) that fail where @base's pass:
     [(name, diagnostic)], those with a diagnostic first (a workload's
-    own result says less than its checks), then by name."""
+    own result says less than its checks), then by name. A guest that
+    hung or panicked on @mutant only is a catch of its own."""
     return sorted(((name, diag) for name, (ok, diag) in mutant.items()
-                   if not ok and base.get(name, (False,))[0]),
+                   if not ok and passed(base, name)),
                   key=lambda c: (not c[1], c[0]))

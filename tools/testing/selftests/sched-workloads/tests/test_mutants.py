@@ -101,6 +101,19 @@ class TestJudging(unittest.TestCase):
             ("w2", "")])
         self.assertEqual(guest_verdicts.judge(base, base), [])
 
+    def test_a_hung_guest_is_a_catch(self):
+        # vm's own line names the kernel; the base's guest ended well
+        base = self.ktap("base", BASE_KTAP)
+        hung = self.ktap("hung", "TAP version 13\n1..1\n# console: "
+                         "SW_VM_BOOTED\nnot ok 1 vm-6.1.192-sw-m1 # the "
+                         "guest hung: no end in 1800 s\n")
+        self.assertEqual(hung, {"vm": (False, "the guest hung: no end in "
+                                       "1800 s")})
+        self.assertEqual(guest_verdicts.judge(base, hung), [
+            ("vm", "the guest hung: no end in 1800 s")])
+        # a base whose guest hung too: not the mutant's doing
+        self.assertEqual(guest_verdicts.judge(hung, hung), [])
+
     def test_verdicts(self):
         self.assertEqual(mutants.verdict_of("mutant", [("a", "b")]),
                          "caught")
