@@ -247,8 +247,12 @@ def missing_tools(arch):
              "flex": "flex", "bison": "bison", "bc": "bc",
              cross + "gcc": "gcc-" + vm_arch.ARCHES[arch].triplet
              if cross else "gcc"}
-    return ["%s (Debian package %s)" % (t, p) for t, p in tools.items()
-            if not shutil.which(t)]
+    missing = ["%s (Debian package %s)" % (t, p) for t, p in tools.items()
+               if not shutil.which(t)]
+    # x86_64 builds objtool, which reads objects with libelf
+    if arch == "x86_64" and not os.path.exists("/usr/include/gelf.h"):
+        missing.append("gelf.h (Debian package libelf-dev)")
+    return missing
 
 
 def parse_args(argv):

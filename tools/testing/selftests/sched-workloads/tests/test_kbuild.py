@@ -11,6 +11,7 @@ import tarfile
 import tempfile
 import time
 import unittest
+import unittest.mock
 
 import swtest  # noqa: F401 (puts the desk's tools on the path)
 import kbuild
@@ -218,3 +219,22 @@ class TestFragments(unittest.TestCase):
 
 if __name__ == "__main__":
     unittest.main()
+
+
+class TestTools(unittest.TestCase):
+    def test_missing_named_with_their_package(self):
+        which, exists = shutil.which, os.path.exists
+        gone = ("bison", "aarch64-linux-gnu-gcc")
+        with unittest.mock.patch.object(
+                kbuild.shutil, "which",
+                lambda t: None if t in gone else which(t)), \
+                unittest.mock.patch.object(
+                    kbuild.os.path, "exists",
+                    lambda p: not p.endswith("/gelf.h") and exists(p)):
+            self.assertEqual(kbuild.missing_tools("aarch64"), [
+                "bison (Debian package bison)",
+                "aarch64-linux-gnu-gcc (Debian package "
+                "gcc-aarch64-linux-gnu)"])
+            # objtool, which an x86_64 build makes, reads ELF with libelf
+            self.assertIn("gelf.h (Debian package libelf-dev)",
+                          kbuild.missing_tools("x86_64"))
