@@ -188,8 +188,9 @@ int task_groups_parse(const struct workload *w, struct task_groups *tg,
 	return 0;
 }
 
-/* Where the workload's cgroups go: the cpu hierarchy's top. */
-static int find_top(struct task_groups *tg, char *reason, size_t len)
+/* Where the workload's cgroups go: the cpu hierarchy's top, into @top. */
+static int find_top(char *top, size_t size, int *v2, char *reason,
+		    size_t len)
 {
 	struct cgroup_place pl;
 	char dir[PATH_MAX];
@@ -199,8 +200,8 @@ static int find_top(struct task_groups *tg, char *reason, size_t len)
 			 "its tasks run in cgroups of the cpu controller, which is not mounted here");
 		return 1;
 	}
-	tg->v2 = pl.v2;
-	snprintf(tg->top, sizeof(tg->top), "%s", pl.mnt);
+	*v2 = pl.v2;
+	snprintf(top, size, "%s", pl.mnt);
 	return 0;
 }
 
@@ -230,8 +231,8 @@ static int file_lists(const char *dir, const char *name, const char *word)
 int task_groups_probe(const struct task_groups *tg, char *reason,
 		      size_t len)
 {
-	struct task_groups t = *tg;
-	int i, quota = 0;
+	char top[PATH_MAX];
+	int i, v2, quota = 0;
 
 	if (!tg->n)
 		return 0;
@@ -240,18 +241,18 @@ int task_groups_probe(const struct task_groups *tg, char *reason,
 			 "its tasks run in cgroups, which only root creates");
 		return 1;
 	}
-	if (find_top(&t, reason, len))
+	if (find_top(top, sizeof(top), &v2, reason, len))
 		return 1;
-	if (t.v2 && !file_lists(t.top, "cgroup.controllers", "cpu")) {
+	if (v2 && !file_lists(top, "cgroup.controllers", "cpu")) {
 		snprintf(reason, len,
 			 "its tasks run in cgroups of the cpu controller, which %s/cgroup.controllers does not offer (bound to a v1 hierarchy?)",
-			 t.top);
+			 top);
 		return 1;
 	}
 	for (i = 0; i < tg->n; i++)
 		quota |= !!tg->g[i].quota_us;
 	/* v2's top has no cpu.max: task_groups_create() looks in a child */
-	if (quota && !t.v2 && !has_file(t.top, "cpu.cfs_quota_us")) {
+	if (quota && !v2 && !has_file(top, "cpu.cfs_quota_us")) {
 		snprintf(reason, len, "%s", NO_BANDWIDTH);
 		return 1;
 	}
@@ -381,7 +382,7 @@ int task_groups_create(struct task_groups *tg, struct sw_err *err)
 	tg->error[0] = '\0';
 	if (!tg->n)
 		return 0;
-	if (find_top(tg, reason, sizeof(reason)))
+	if (find_top(tg->top, sizeof(tg->top), &tg->v2, reason, sizeof(reason)))
 		return sw_err_set(err, SW_EXIT_SKIP, "%s", reason);
 	remove_stale(tg->top);
 	snprintf(name, sizeof(name), GROUP_PREFIX "%d", (int)getpid());
@@ -508,26 +509,36 @@ static void place_error(struct task_groups *tg, const char *fmt, ...)
 	va_end(ap);
 }
 
-/* Thread @tid of @child: into its task's group, if it has one. */
-static void place_thread(struct task_groups *tg, pid_t child, pid_t tid)
+/* The comm of thread @tid of @pid into @comm; -1 when it is gone. */
+static int thread_comm(pid_t pid, pid_t tid, char *comm, size_t len)
 {
-	char path[64], comm[32] = "", *nl;
-	struct task_group *g;
-	double age;
+	char path[64], *nl;
 	FILE *f;
-	int i, k, ret;
 
-	snprintf(path, sizeof(path), "/proc/%d/task/%d/comm", (int)child,
+	snprintf(path, sizeof(path), "/proc/%d/task/%d/comm", (int)pid,
 		 (int)tid);
 	f = fopen(path, "r");
 	if (!f)
-		return;
-	if (!fgets(comm, sizeof(comm), f))
+		return -1;
+	if (!fgets(comm, len, f))
 		comm[0] = '\0';
 	fclose(f);
 	nl = strchr(comm, '\n');
 	if (nl)
 		*nl = '\0';
+	return 0;
+}
+
+/* Thread @tid of @child: into its task's group, if it has one. */
+static void place_thread(struct task_groups *tg, pid_t child, pid_t tid)
+{
+	struct task_group *g;
+	char comm[32];
+	double age;
+	int i, k, ret;
+
+	if (thread_comm(child, tid, comm, sizeof(comm)))
+		return;
 	i = group_of(tg, comm);
 	/* rt-app names a thread after it starts: look again next tick */
 	if (i < 0 || seen(tg, tid))
@@ -610,21 +621,11 @@ void task_groups_stuck(const struct task_groups *tg, char *buf, size_t len)
 
 	buf[0] = '\0';
 	for (i = 0; tg->pid > 0 && i < tg->nseen; i++) {
-		char path[64], comm[32] = "", *nl;
 		const struct task_group *g;
-		FILE *f;
+		char comm[32];
 
-		snprintf(path, sizeof(path), "/proc/%d/task/%d/comm",
-			 (int)tg->pid, (int)tg->seen[i]);
-		f = fopen(path, "r");
-		if (!f)
+		if (thread_comm(tg->pid, tg->seen[i], comm, sizeof(comm)))
 			continue;
-		if (!fgets(comm, sizeof(comm), f))
-			comm[0] = '\0';
-		fclose(f);
-		nl = strchr(comm, '\n');
-		if (nl)
-			*nl = '\0';
 		j = group_of(tg, comm);
 		if (j < 0 || used >= len)
 			continue;
