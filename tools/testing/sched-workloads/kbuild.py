@@ -193,6 +193,9 @@ class Build:
                         os.path.join(part, "boot", "vmlinuz-" + release))
         shutil.copyfile(os.path.join(self.obj, ".config"),
                         os.path.join(part, "boot", "config-" + release))
+        # vm names where a hung guest's CPUs are with it
+        shutil.copyfile(os.path.join(self.obj, "System.map"),
+                        os.path.join(part, "boot", "System.map-" + release))
         # depmod: vm reads each module's own dependencies
         self.run(["LOCALVERSION=" + localversion,
                   "INSTALL_MOD_PATH=" + part, "INSTALL_MOD_STRIP=1",

@@ -50,6 +50,7 @@ import kbuild_source
 import sw_paths
 import vm_arch
 import vm_debs
+import vm_hang
 import vm_initramfs
 import vm_qemu
 import vm_reproduce
@@ -96,11 +97,13 @@ def skip(msg):
 class Kernel:
     """The kernel under test: its image, the directory of its modules
     (None: none given, the results disk's drivers must be built in), its
-    config (None: not known) and a name."""
+    config (None: not known), a name and its System.map (None: not
+    known; names where a hung guest's CPUs are)."""
 
-    def __init__(self, image, moddir, config, name):
+    def __init__(self, image, moddir, config, name, system_map=None):
         self.image, self.moddir = image, moddir
         self.config, self.name = config, name
+        self.system_map = system_map
 
 
 def kernel_of(arg, modules, deterministic=False):
@@ -140,12 +143,16 @@ def kernel_of(arg, modules, deterministic=False):
                 for d in ("lib", "usr/lib")]
         mods = [m for m in mods if os.path.isdir(m)]
         config = os.path.join(arg, "boot", "config-" + version)
+        smap = os.path.join(arg, "boot", "System.map-" + version)
         return Kernel(images[0], modules or (mods[0] if mods else None),
-                      config if os.path.isfile(config) else None, version)
+                      config if os.path.isfile(config) else None, version,
+                      smap if os.path.isfile(smap) else None)
     if not os.path.isfile(arg):
         raise VmError("%s: no such kernel image" % arg, EXIT_USAGE)
-    # a KTAP name has no spaces
-    return Kernel(arg, modules, None, "_".join(os.path.basename(arg).split()))
+    # a KTAP name has no spaces; a build tree's System.map is at its top
+    smap = os.path.join(os.path.dirname(arg), "..", "..", "..", "System.map")
+    return Kernel(arg, modules, None, "_".join(os.path.basename(arg).split()),
+                  smap if os.path.isfile(smap) else None)
 
 
 def guest_arch(kernel):
@@ -186,9 +193,11 @@ def vm_name(version, topology, accel, deterministic, pace=0):
                                "icount" if deterministic else accel)
 
 
-def qemu_argv(arch, qemu, image, initrd, disk, console, accel, a):
+def qemu_argv(arch, qemu, image, initrd, disk, console, accel, a,
+              monitor=None):
     """QEMU's command line (@qemu: the binary); @a: the options
-    (topology, memory, deterministic)."""
+    (topology, memory, deterministic); @monitor: the unix socket of its
+    human monitor (None: no monitor)."""
     if accel == "kvm":
         cpu = "host"
     else:
@@ -198,8 +207,10 @@ def qemu_argv(arch, qemu, image, initrd, disk, console, accel, a):
     if a.deterministic:
         append += " nokaslr norandmaps"
     return ([qemu, "-nodefaults", "-no-reboot",
-             "-display", "none", "-monitor", "none",
-             "-machine", arch.machine, "-accel", accel, "-cpu", cpu,
+             "-display", "none"] +
+            (vm_hang.monitor_args(monitor) if monitor else
+             ["-monitor", "none"]) +
+            ["-machine", arch.machine, "-accel", accel, "-cpu", cpu,
              "-m", str(a.memory)] + a.topology.qemu_args(a.memory) +
             (list(ICOUNT) if a.deterministic else []) +
             ["-kernel", image, "-initrd", initrd, "-append", append,
@@ -224,15 +235,21 @@ def die_with_parent():
         raise OSError(ctypes.get_errno(), "prctl(PR_SET_PDEATHSIG)")
 
 
-def watch(argv, console, boot_s, run_s):
-    """Runs QEMU until it exits or a bound passes: (outcome, detail).
-    outcome: "exited" (detail: the guest's status), "panic", "no-boot",
-    "hang", "qemu" (QEMU itself failed: its stderr)."""
+def watch(argv, console, boot_s, run_s, stuck=None):
+    """Runs QEMU until it exits or a bound passes: (outcome, detail,
+    where). outcome: "exited" (detail: the guest's status), "panic",
+    "no-boot", "hang", "qemu" (QEMU itself failed: its stderr). where:
+    what @stuck() said of a guest that passed its bound, before QEMU
+    was killed (None otherwise)."""
     q = subprocess.Popen(argv, stdin=subprocess.DEVNULL,
                          stdout=subprocess.PIPE, stderr=subprocess.PIPE,
                          text=True, start_new_session=True,
                          preexec_fn=die_with_parent)
     start, booted = time.monotonic(), None
+
+    def passed(outcome, bound):
+        return outcome, bound, stuck() if stuck else None
+
     try:
         while q.poll() is None:
             time.sleep(0.2)
@@ -242,24 +259,24 @@ def watch(argv, console, boot_s, run_s):
                 booted = now
             if any(p in text for p in PANIC):
                 time.sleep(1)   # the rest of the report
-                return "panic", None
+                return "panic", None, None
             if booted is None and now - start > boot_s:
-                return "no-boot", boot_s
+                return passed("no-boot", boot_s)
             if booted is not None and now - booted > run_s:
-                return "hang", run_s
+                return passed("hang", run_s)
     finally:
         if q.poll() is None:
             os.killpg(q.pid, signal.SIGKILL)
         err = q.communicate()[1]
     text = read_console(console)
     if any(p in text for p in PANIC):
-        return "panic", None
+        return "panic", None, None
     for line in reversed(text.splitlines()):
         if line.startswith(EXITED):
-            return "exited", int(line[len(EXITED):])
+            return "exited", int(line[len(EXITED):]), None
     if q.returncode:
-        return "qemu", err.strip()
-    return "hang", "the guest powered off without a status"
+        return "qemu", err.strip(), None
+    return "hang", "the guest powered off without a status", None
 
 
 def tail(text, n=30):
@@ -402,12 +419,14 @@ def parse_args(argv):
 class Boot:
     """One boot of a guest: what became of it (watch()'s outcome and
     detail), QEMU's command line, the results disk and console files,
-    the wall time."""
+    the wall time, and where its CPUs were when it passed a bound
+    (vm_hang.report())."""
 
-    def __init__(self, outcome, detail, argv, disk, console, took):
+    def __init__(self, outcome, detail, argv, disk, console, took,
+                 where=None):
         self.outcome, self.detail = outcome, detail
         self.argv, self.disk, self.console = argv, disk, console
-        self.took = took
+        self.took, self.where = took, where
 
 
 def boot(a, g, initrd, work, accel):
@@ -418,12 +437,19 @@ def boot(a, g, initrd, work, accel):
             os.unlink(p)
     with open(disk, "wb") as f:
         f.truncate(RESULTS_DISK_BYTES)
+    monitor = os.path.join(work, "monitor.sock")
+    if os.path.exists(monitor):
+        os.unlink(monitor)
     argv = qemu_argv(g.arch, g.qemu.path, g.kernel.image, initrd, disk,
-                     console, accel, a)
+                     console, accel, a, monitor)
+    # symbols name addresses only where the kernel's are not randomized
+    smap = g.kernel.system_map if a.deterministic else None
     start = time.monotonic()
-    outcome, detail = watch(argv, console, a.boot_timeout, a.timeout)
+    outcome, detail, where = watch(
+        argv, console, a.boot_timeout, a.timeout,
+        lambda: vm_hang.report(monitor, smap))
     return Boot(outcome, detail, argv, disk, console,
-                time.monotonic() - start)
+                time.monotonic() - start, where)
 
 
 def interrupted(signum, frame):
@@ -697,6 +723,8 @@ def report(a, g, accel, b, out, share=0, ktap_into=None):
                 "no end in %s s" % detail),
             "qemu": "QEMU failed: %s" % detail,
         }[outcome]
+        if b.where:
+            what += "; " + b.where
         print("TAP version 13\n1..1", file=out)
         for line in tail(text, 80 if a.debug else 30):
             print("# console: %s" % line, file=out)

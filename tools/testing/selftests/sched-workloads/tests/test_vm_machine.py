@@ -160,6 +160,15 @@ class TestQemuArgv(unittest.TestCase):
         argv = self.argv("x86_64", "kvm")
         self.assertEqual(argv[argv.index("-cpu") + 1], "host")
 
+    def test_monitor(self):
+        # none unless asked; a hung guest's is read by vm_hang
+        argv = self.argv("aarch64", "tcg", deterministic=True)
+        self.assertEqual(argv[argv.index("-monitor") + 1], "none")
+        argv = vm.qemu_argv(vm_arch.ARCHES["aarch64"], "Q", "K", "I", "D",
+                            "C", "tcg", options(deterministic=True), "/w/m")
+        self.assertEqual(argv[argv.index("-monitor") + 1],
+                         "unix:/w/m,server=on,wait=off")
+
     def test_vm_name(self):
         flat2 = vm_topology.preset("flat2")
         self.assertEqual(vm.vm_name("7.2", flat2, "tcg", True),
