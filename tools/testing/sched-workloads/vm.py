@@ -77,6 +77,8 @@ ICOUNT = ("-icount", "shift=0,sleep=off,align=off",
 # each CPU; 50 us gave the same waits for 11%, 20 us 24%.
 PACE_US = 100
 PR_SET_PDEATHSIG = 1    # <linux/prctl.h>
+# Set when vm is interrupted: the boots on other threads stop their QEMU
+STOP = threading.Event()
 # Subcommands that record the baselines they judge with, if any
 RECORDING = ("baseline", "qualify")
 # Subcommands that run rt-app, given the guest's calibration unless -c
@@ -253,6 +255,8 @@ def watch(argv, console, boot_s, run_s, stuck=None):
     try:
         while q.poll() is None:
             time.sleep(0.2)
+            if STOP.is_set():
+                return "interrupted", None, None
             text = read_console(console)
             now = time.monotonic()
             if booted is None and BOOTED in text:
@@ -572,6 +576,7 @@ def shares(a):
 def main(argv):
     # kselftest's timeout sends SIGTERM: QEMU goes too, the files with it
     signal.signal(signal.SIGTERM, interrupted)
+    STOP.clear()
     a = parse_args(argv)
     if a.reproduce:
         try:
@@ -645,8 +650,15 @@ def run_split(a, g, work, out):
                for i in range(len(boots))]
     for t in threads:
         t.start()
-    for t in threads:
-        t.join()
+    try:
+        for t in threads:
+            t.join()
+    except KeyboardInterrupt:
+        # the other threads' QEMUs go before vm does, not at their end
+        STOP.set()
+        for t in threads:
+            t.join()
+        raise
     bufs = [io.StringIO() for _ in boots]
     texts = [[] for _ in boots]
     done = [report(a, g, accel, b, buf, i, texts[i])
