@@ -46,6 +46,7 @@ static const struct command commands[] = {
 	DESK("kbuild", cmd_kbuild, "a kernel for vm's guest from a source tree, with patches (python3)"),
 	DESK("mutants", cmd_mutants, "the battery against scheduler bugs built into a kernel (python3)"),
 	DESK("bisect", cmd_bisect, "the first commit of a kernel git tree at which workloads regress (python3)"),
+	DESK("series", cmd_series, "the battery over a series of kernel packages: change points and their commits (python3)"),
 	DESK("contribute", cmd_contribute, "a program to a reproducer, its breaker and baseline (python3)"),
 };
 

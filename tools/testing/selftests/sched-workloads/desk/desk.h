@@ -17,6 +17,7 @@ int cmd_vm(int argc, char **argv);
 int cmd_kbuild(int argc, char **argv);
 int cmd_mutants(int argc, char **argv);
 int cmd_bisect(int argc, char **argv);
+int cmd_series(int argc, char **argv);
 int cmd_contribute(int argc, char **argv);
 
 #endif /* SW_DESK_H */

@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * sched-workloads report / history / vm / kbuild / mutants / bisect /
- * contribute: the desk's tools, python3 programs of a kernel tree that a
- * lab does not install (they need the tree: its sources, git, a kernel
+ * series / contribute: the desk's tools, python3 programs of a kernel tree
+ * that a lab does not install (they need the tree: its sources, git, a kernel
  * to build or boot). They are found in one place: $SCHED_WORKLOADS_DESK
  * when set (another tree's tools, or a binary copied away from its
  * tree), else the directory build.mk named when the binary was built,
@@ -65,6 +65,11 @@ int cmd_mutants(int argc, char **argv)
 int cmd_bisect(int argc, char **argv)
 {
 	return run_desk_tool("kbisect.py", argc, argv);
+}
+
+int cmd_series(int argc, char **argv)
+{
+	return run_desk_tool("series.py", argc, argv);
 }
 
 int cmd_contribute(int argc, char **argv)

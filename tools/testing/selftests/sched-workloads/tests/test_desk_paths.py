@@ -64,7 +64,7 @@ class TestEnvironment(unittest.TestCase):
         commands = {"report": "report.py", "history": "history.py",
                     "vm": "vm.py", "kbuild": "kbuild.py",
                     "mutants": "mutants.py", "bisect": "kbisect.py",
-                    "contribute": "contribute.py"}
+                    "series": "series.py", "contribute": "contribute.py"}
         for script in commands.values():
             with open(os.path.join(self.tmp, script), "w") as f:
                 f.write(STUB)
