@@ -652,7 +652,10 @@ def run_split(a, g, work, out):
         t.start()
     try:
         for t in threads:
-            t.join()
+            # in turns: a signal taken by a boot's thread reaches the
+            # handler here only when this thread runs again
+            while t.is_alive():
+                t.join(0.5)
     except KeyboardInterrupt:
         # the other threads' QEMUs go before vm does, not at their end
         STOP.set()

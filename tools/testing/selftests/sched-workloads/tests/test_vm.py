@@ -143,6 +143,38 @@ class TestOutcomes(unittest.TestCase):
         finally:
             shutil.rmtree(tmp)
 
+    def spinning_image(self):
+        """An arm64 Image by its header whose code is zeros: the first
+        CPU takes an undefined instruction, then another at its vector,
+        for ever; the guest never reaches its /init."""
+        missing = [t for t in ("qemu-system-aarch64", "aarch64-linux-gnu-gcc")
+                   if not shutil.which(t)]
+        if missing:
+            self.skipTest("not found: %s (qemu-system-arm, "
+                          "gcc-aarch64-linux-gnu)" % ", ".join(missing))
+        tmp = tempfile.mkdtemp(prefix="sw-vm-test-")
+        self.addCleanup(shutil.rmtree, tmp, True)
+        image = os.path.join(tmp, "Image")
+        data = bytearray(65536)
+        data[0x38:0x3c] = b"ARM\x64"
+        with open(image, "wb") as f:
+            f.write(bytes(data))
+        return tmp, image
+
+    def test_a_stuck_guest_says_where_its_cpus_are(self):
+        tmp, image = self.spinning_image()
+        r = sw_vm("--kernel", image, "--boot-timeout", "5", "-r", tmp,
+                  timeout=300)
+        self.assertEqual(r.returncode, swtest.EXIT_RUN_ERROR,
+                         r.stdout + r.stderr)
+        # each CPU read through QEMU's monitor; a bare image has no
+        # System.map to name the addresses with
+        self.assertRegex(r.stdout, r"not ok 1 vm-Image # the guest did not "
+                         r"reach its /init in 5(\.0)? s; its CPUs: cpu0 in "
+                         r"0x[0-9a-f]+ \(\d of 8 reads\), cpu1 in 0x[0-9a-f]+ "
+                         r"\(\d of 8 reads\); addresses not named")
+        self.assertFalse(qemu_left(image))
+
 
 @unittest.skipUnless(IS_ROOT, "needs root")
 class TestDebianKernel(unittest.TestCase):
