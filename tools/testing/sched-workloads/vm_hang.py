@@ -18,10 +18,12 @@ import socket
 import time
 
 PROMPT = b"(qemu) "
-READS = 8
-# Spread over a couple of seconds: one read could catch a CPU passing
-# through, eight in the same function is where it is stuck.
+READS = 16
+# Spread over four seconds: one read could catch a CPU passing through;
+# a loop over a few functions shows as those functions, each read often.
 INTERVAL_S = 0.25
+# the functions named per CPU, most read first
+SHOWN = 3
 CPU_HEADER = re.compile(r"^CPU#(\d+)\s*$", re.M)
 # arm64's dump prints PC=, x86's RIP= (EIP= for a 32-bit mode)
 PC = re.compile(r"\b(?:PC|RIP|EIP)=([0-9a-fA-F]+)")
@@ -132,27 +134,28 @@ def sample(path, reads=READS, interval=INTERVAL_S, timeout=10):
 
 
 def where(seen, symbols):
-    """One line of where each CPU was over its reads: the function most
-    of them were in (with how many), and its caller from the link
-    register when that is another function. Raw addresses without
-    @symbols."""
+    """Where each CPU was over its reads, a part each: the functions its
+    reads fell in, most first (three at most), how many of its reads in
+    each, and the caller of the first from the link register when that
+    is another function. Raw addresses without @symbols."""
     parts = []
+
+    def name(addr):
+        f = symbols.function(addr) if symbols and addr else None
+        return f or "%#x" % addr
+
     for cpu in sorted(seen):
         reads = seen[cpu]
-
-        def name(addr):
-            f = symbols.function(addr) if symbols and addr else None
-            return f or "%#x" % addr
-
         funcs = collections.Counter(name(pc) for pc, _ in reads)
-        top, count = funcs.most_common(1)[0]
+        top = funcs.most_common(SHOWN)
         callers = collections.Counter(name(lr) for pc, lr in reads
-                                      if lr and name(pc) == top)
+                                      if lr and name(pc) == top[0][0])
         caller = callers.most_common(1)[0][0] if callers else None
-        text = "cpu%d in %s (%d of %d reads" % (cpu, top, count, len(reads))
-        if caller and caller != top:
-            text += ", lr in %s" % caller
-        parts.append(text + ")")
+        text = "cpu%d in %s of %d reads" % (
+            cpu, ", ".join("%s %d" % fc for fc in top), len(reads))
+        if caller and caller != top[0][0]:
+            text += " (lr in %s)" % caller
+        parts.append(text)
     return ", ".join(parts)
 
 

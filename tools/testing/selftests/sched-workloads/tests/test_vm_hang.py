@@ -90,13 +90,23 @@ class TestSymbols(unittest.TestCase):
                 1: [(0xffff800008f00010, 0xffff8000080a1300)] * 8}
         self.assertEqual(
             vm_hang.where(seen, self.sym),
-            "cpu0 in do_sched_cfs_period_timer (7 of 8 reads, lr in "
-            "distribute_cfs_runtime), cpu1 in queued_spin_lock_slowpath "
-            "(8 of 8 reads, lr in do_sched_cfs_period_timer)")
+            "cpu0 in do_sched_cfs_period_timer 7, distribute_cfs_runtime 1 "
+            "of 8 reads (lr in distribute_cfs_runtime), cpu1 in "
+            "queued_spin_lock_slowpath 8 of 8 reads (lr in "
+            "do_sched_cfs_period_timer)")
 
     def test_where_without_symbols(self):
         self.assertEqual(vm_hang.where({0: [(0x1000, None)] * 2}, None),
-                         "cpu0 in 0x1000 (2 of 2 reads)")
+                         "cpu0 in 0x1000 2 of 2 reads")
+
+    def test_at_most_three_functions(self):
+        seen = {0: [(0xffff8000080a1010, None)] * 3 +
+                [(0xffff8000080a1210, None)] * 2 +
+                [(0xffff800008f00010, None)] * 4 + [(0x2000, None)]}
+        self.assertEqual(vm_hang.where(seen, self.sym),
+                         "cpu0 in queued_spin_lock_slowpath 4, "
+                         "distribute_cfs_runtime 3, do_sched_cfs_period_timer "
+                         "2 of 10 reads")
 
 
 class FakeMonitor(threading.Thread):
@@ -180,9 +190,8 @@ class TestRealQemu(unittest.TestCase):
                 break
             time.sleep(0.1)
         text = vm_hang.report(sock, None)
-        self.assertRegex(text, r"^its CPUs: cpu0 in 0x0 \(8 of 8 reads\), "
-                         r"cpu1 in 0x0 \(8 of 8 reads\); addresses not "
-                         r"named")
+        self.assertRegex(text, r"^its CPUs: cpu0 in 0x0 16 of 16 reads, "
+                         r"cpu1 in 0x0 16 of 16 reads; addresses not named")
 
 
 if __name__ == "__main__":
