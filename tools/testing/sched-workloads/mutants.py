@@ -21,6 +21,13 @@ kernel is judged against them. N kernels run at once (default 2: each
 guest is deterministic, so the host's load does not show in its
 numbers). The same campaign run twice gives the same table.
 
+A campaign takes longer than a sitting (the whole battery on 24 kernels,
+about 8 minutes of both CPUs each on a 2-CPU machine): run again on the
+same DIR, it goes on where it stopped. A kernel judged there before,
+built from the same base image and the same patch with the same
+arguments, is neither built nor run again (logs/<name>.json says what
+it was judged from).
+
 Writes DIR (default results/mutants-<date>): runs/<name>/ (each
 kernel's run directory and KTAP), baselines/ (the base's), campaign.json
 and table.txt; prints the table and the wall time. Exit: 0 every
@@ -40,6 +47,7 @@ import kbuild
 import kbuild_source
 import sw_paths
 from guest_verdicts import checks, guest, judge
+from vm import sha256
 from facts import EXIT_FAIL, EXIT_RUN_ERROR, EXIT_SKIP, EXIT_USAGE
 
 IN_TREE = os.path.join(sw_paths.DESK, "mutants")
@@ -137,6 +145,30 @@ def table(rows):
     return "\n".join(out) + "\n"
 
 
+def judged_before(out, name, key):
+    """(status, seconds) of kernel @name's battery in an earlier run of
+    campaign @out from the same inputs @key, its KTAP there; else
+    None."""
+    try:
+        with open(os.path.join(out, "logs", name + ".json")) as f:
+            d = json.load(f)
+    except (OSError, ValueError):
+        return None
+    if (not isinstance(d, dict) or d.get("key") != key or
+            not os.path.isfile(os.path.join(out, "logs", name + ".ktap"))):
+        return None
+    return d.get("status"), d.get("seconds")
+
+
+def key_of(base_image, run_args, patch=None):
+    """What a kernel's verdicts follow from: the base image (the tree,
+    the config, the compiler), the patch, the battery's arguments."""
+    key = {"base": sha256(base_image), "run_args": run_args}
+    if patch:
+        key["patch"] = sha256(patch)
+    return key
+
+
 def verdict_of(kind, caught_by):
     if kind == "control":
         return "FALSE-ALARM" if caught_by else "passed"
@@ -172,7 +204,17 @@ def main(argv):
               file=sys.stderr)
         return EXIT_RUN_ERROR
     print("# base: built in %.0f s: %s" % (took, kernels["base"]))
+    base_image = glob.glob(os.path.join(kernels["base"], "boot",
+                                        "vmlinuz-*"))[0]
+    keys = {"base": key_of(base_image, a.run_args)}
+    before = {}
     for p in pats:
+        keys[p.name] = key_of(base_image, a.run_args, p.path)
+        before[p.name] = judged_before(out, p.name, keys[p.name])
+        if before[p.name]:
+            kernels[p.name] = None
+            print("# %s: judged before, not built again" % p.name)
+            continue
         try:
             kernels[p.name], _, took = kbuild.build(tree, a.arch, [p.path],
                                                     "sw-" + p.name)
@@ -193,20 +235,29 @@ def main(argv):
         print("# base: baselines recorded in %.0f s (exit %d)" %
               (time.monotonic() - t, status))
         sys.stdout.flush()
+    before["base"] = judged_before(out, "base", keys["base"])
 
     def one(name):
+        if before[name]:
+            return name, before[name][0], before[name][1], False
         t0 = time.monotonic()
         log = os.path.join(out, "logs", name + ".ktap")
         status = guest(kernels[name], bl, os.path.join(out, "runs", name),
                        a.run_args, log)
-        return name, status, time.monotonic() - t0
+        secs = round(time.monotonic() - t0)
+        # written last: a campaign stopped during this kernel runs it again
+        with open(os.path.join(out, "logs", name + ".json"), "w") as f:
+            json.dump({"key": keys[name], "status": status,
+                       "seconds": secs}, f, indent=1)
+        return name, status, secs, True
 
     names = ["base"] + [p.name for p in pats if p.name in kernels]
     took = {}
     with concurrent.futures.ThreadPoolExecutor(a.j) as pool:
-        for name, status, secs in pool.map(one, names):
+        for name, status, secs, ran in pool.map(one, names):
             took[name] = secs
-            print("# %s: battery exit %d in %.0f s" % (name, status, secs))
+            print("# %s: battery exit %d in %.0f s%s" % (
+                name, status, secs, "" if ran else " (judged before)"))
             sys.stdout.flush()
     base = checks(os.path.join(out, "logs", "base.ktap"))
     if not base:

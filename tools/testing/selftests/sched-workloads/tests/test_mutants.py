@@ -11,6 +11,7 @@ import shutil
 import subprocess
 import tempfile
 import unittest
+import unittest.mock
 
 import swtest  # noqa: F401 (puts the desk's tools on the path)
 import kbuild
@@ -146,6 +147,97 @@ class TestJudging(unittest.TestCase):
         got = mutants.Patch(p)
         self.assertEqual((got.kind, got.name, got.mechanism),
                          ("mutant", "x", "(not said)"))
+
+
+class TestResume(unittest.TestCase):
+    """A campaign run again on its directory: what was judged there from
+    the same base image, patch and arguments is neither built nor run
+    again, and the table is the same; a patch that changed is built and
+    run again. Builds and guests are stand-ins: a kernel is a directory
+    with an image, a guest's KTAP the base's or the mutant's above."""
+
+    def setUp(self):
+        self.tmp = tempfile.mkdtemp(prefix="sw-mutants-resume-")
+        self.addCleanup(shutil.rmtree, self.tmp)
+        self.out = os.path.join(self.tmp, "campaign")
+        self.patches = []
+        for kind, name in (("Mutant", "m1"), ("Control", "c1")):
+            path = os.path.join(self.tmp, name + ".patch")
+            with open(path, "w") as f:
+                f.write("%s: %s\nMechanism: a test's\n\n--- a/f\n+++ b/f\n"
+                        % (kind, name))
+            self.patches.append(path)
+        self.built, self.booted = [], []
+
+    def build(self, tree, arch, patches, name):
+        self.built.append(name)
+        kernel = os.path.join(self.tmp, "kernels", name)
+        os.makedirs(os.path.join(kernel, "boot"), exist_ok=True)
+        with open(os.path.join(kernel, "boot", "vmlinuz-" + name),
+                  "w") as f:
+            f.write("an image of %s\n" % name)
+        return kernel, name, 1.0
+
+    def guest(self, kernel, baselines, results, run_args, log):
+        name = os.path.basename(kernel)
+        self.booted.append((name, run_args[0]))
+        if run_args[0] == "baseline":
+            os.makedirs(os.path.join(baselines, "class"))
+            with open(os.path.join(baselines, "class", "w1.json"), "w") as f:
+                f.write("{}\n")
+        with open(log, "w") as f:
+            f.write(MUTANT_KTAP if name == "sw-m1" else BASE_KTAP)
+        return 1
+
+    def campaign(self):
+        with unittest.mock.patch.object(kbuild, "build", self.build), \
+                unittest.mock.patch.object(kbuild, "missing_tools",
+                                           lambda arch: []), \
+                unittest.mock.patch.object(kbuild_source, "tree_of",
+                                           lambda tree, cache: self.tmp), \
+                unittest.mock.patch.object(kbuild_source, "release_of",
+                                           lambda tree: "6.1.192"), \
+                unittest.mock.patch.object(mutants, "guest", self.guest), \
+                unittest.mock.patch("sys.stdout"):
+            rc = mutants.main(["--only", "none", "-o", self.out] +
+                              self.patches)
+        with open(os.path.join(self.out, "campaign.json")) as f:
+            rows = json.load(f)["rows"]
+        return rc, [(r["name"], r["verdict"], r["caught_by"]) for r in rows]
+
+    def test_resumed(self):
+        rc, rows = self.campaign()
+        self.assertEqual(rc, 0)
+        self.assertEqual(self.built, ["sw", "sw-m1", "sw-c1"])
+        # the baselines first; the batteries two at once, in any order
+        self.assertEqual(self.booted[0], ("sw", "baseline"))
+        self.assertEqual(sorted(self.booted[1:]), [
+            ("sw", "run"), ("sw-c1", "run"), ("sw-m1", "run")])
+        self.assertEqual([r[:2] for r in rows],
+                         [("m1", "caught"), ("c1", "passed")])
+        self.built, self.booted = [], []
+        self.assertEqual(self.campaign(), (rc, rows))
+        # the base is built, to know its image; nothing runs
+        self.assertEqual(self.built, ["sw"])
+        self.assertEqual(self.booted, [])
+
+    def test_a_changed_patch_runs_again(self):
+        self.campaign()
+        with open(self.patches[0], "a") as f:
+            f.write("+one line more\n")
+        self.built, self.booted = [], []
+        self.campaign()
+        self.assertEqual(self.built, ["sw", "sw-m1"])
+        self.assertEqual(self.booted, [("sw-m1", "run")])
+
+    def test_a_kernel_cut_short_runs_again(self):
+        self.campaign()
+        # stopped while the control's battery ran: its KTAP, no record
+        os.unlink(os.path.join(self.out, "logs", "c1.json"))
+        self.built, self.booted = [], []
+        self.campaign()
+        self.assertEqual(self.built, ["sw", "sw-c1"])
+        self.assertEqual(self.booted, [("sw-c1", "run")])
 
 
 class TestInTreeSet(unittest.TestCase):
