@@ -3,6 +3,7 @@
 its KTAP read back as checks, and one kernel's checks set against
 another's: what the mutant campaign (mutants.py) and the bisection
 (kbisect.py) both judge with."""
+import os
 import subprocess
 
 import ktap_parse
@@ -13,15 +14,33 @@ import sw_paths
 GUEST = "vm"
 
 
-def guest(kernel, baselines, results, run_args, log):
+# vm's bound on a boot of the judging guest (its --timeout) with a CPU
+# of the host to itself
+BOOT_BOUND_S = 1800
+
+
+def boot_bound(kernels_at_once):
+    """vm's --timeout for a boot when @kernels_at_once kernels run in
+    judging guests together: each kernel's battery is two boots at once,
+    a host thread each, so a boot's wall time grows with the boots per
+    CPU (a deterministic guest's numbers do not). A bound of one CPU's
+    took a mutant that confirms its failures for a hang with 4 boots on
+    2 CPUs: it was still running."""
+    per_cpu = 2.0 * kernels_at_once / (os.cpu_count() or 1)
+    return round(BOOT_BOUND_S * max(1.0, per_cpu))
+
+
+def guest(kernel, baselines, results, run_args, log, timeout=None):
     """@run_args (sched-workloads run or baseline ...) on @kernel in the
     judging guest, judged with (or recording) @baselines, its run
-    directory under @results, vm's output (the KTAP) into @log: vm's
-    exit status."""
+    directory under @results, vm's output (the KTAP) into @log, each
+    boot bounded by @timeout s (vm's default when None): vm's exit
+    status."""
+    bound = ["--timeout", str(timeout)] if timeout else []
     with open(log, "w") as f:
         return subprocess.run(
             [sw_paths.binary(), "vm", "--deterministic", "--kernel", kernel,
-             "-B", baselines, "-r", results, "--"] + run_args,
+             "-B", baselines, "-r", results] + bound + ["--"] + run_args,
             stdout=f, stderr=subprocess.STDOUT,
             stdin=subprocess.DEVNULL).returncode
 

@@ -46,7 +46,7 @@ import time
 import kbuild
 import kbuild_source
 import sw_paths
-from guest_verdicts import checks, guest, judge
+from guest_verdicts import boot_bound, checks, guest, judge
 from vm import sha256
 from facts import EXIT_FAIL, EXIT_RUN_ERROR, EXIT_SKIP, EXIT_USAGE
 
@@ -243,7 +243,7 @@ def main(argv):
         t0 = time.monotonic()
         log = os.path.join(out, "logs", name + ".ktap")
         status = guest(kernels[name], bl, os.path.join(out, "runs", name),
-                       a.run_args, log)
+                       a.run_args, log, boot_bound(a.j))
         secs = round(time.monotonic() - t0)
         # written last: a campaign stopped during this kernel runs it again
         with open(os.path.join(out, "logs", name + ".json"), "w") as f:

@@ -46,7 +46,7 @@ import time
 import sw_paths  # noqa: F401 (the collection's lab/ on sys.path)
 import deb_changelog
 import history
-from guest_verdicts import guest
+from guest_verdicts import boot_bound, guest
 from facts import EXIT_FAIL, EXIT_RUN_ERROR, EXIT_SKIP, EXIT_USAGE
 
 # Debian's arm64 kernel packages of each series, by name
@@ -177,9 +177,10 @@ def compact(run, into):
     os.rename(part, into)
 
 
-def judge(k, out, baselines, run_args):
-    """The battery on @k in the judging guest, unless an earlier run of
-    @out judged it: (status, seconds, whether it ran now)."""
+def judge(k, out, baselines, run_args, at_once=1):
+    """The battery on @k in the judging guest (@at_once kernels in
+    guests together), unless an earlier run of @out judged it: (status,
+    seconds, whether it ran now)."""
     done = os.path.join(out, "runs", k.name, DONE)
     if os.path.isfile(done):
         with open(done) as f:
@@ -191,7 +192,8 @@ def judge(k, out, baselines, run_args):
     os.makedirs(runs)
     t = time.monotonic()
     status = guest(k.deb, baselines, runs, run_args,
-                   os.path.join(out, "logs", k.name + ".ktap"))
+                   os.path.join(out, "logs", k.name + ".ktap"),
+                   boot_bound(at_once))
     secs = round(time.monotonic() - t)
     run = run_dir(runs)
     if run:
@@ -318,7 +320,7 @@ def main(argv):
     sys.stdout.flush()
     with concurrent.futures.ThreadPoolExecutor(a.j) as pool:
         done = list(pool.map(
-            lambda k: (k,) + judge(k, out, a.baselines, a.run_args), ks))
+            lambda k: (k,) + judge(k, out, a.baselines, a.run_args, a.j), ks))
     for k, status, secs, ran in done:
         print("# %s (%s): battery exit %d in %d s%s" % (
             k.name, k.version, status, secs, "" if ran else

@@ -115,6 +115,15 @@ class TestJudging(unittest.TestCase):
         # a base whose guest hung too: not the mutant's doing
         self.assertEqual(guest_verdicts.judge(hung, hung), [])
 
+    def test_boot_bound(self):
+        # two boots a kernel, a host thread each
+        with unittest.mock.patch("os.cpu_count", lambda: 2):
+            self.assertEqual(guest_verdicts.boot_bound(1), 1800)
+            self.assertEqual(guest_verdicts.boot_bound(2), 3600)
+        with unittest.mock.patch("os.cpu_count", lambda: 8):
+            self.assertEqual(guest_verdicts.boot_bound(2), 1800)
+            self.assertEqual(guest_verdicts.boot_bound(8), 3600)
+
     def test_verdicts(self):
         self.assertEqual(mutants.verdict_of("mutant", [("a", "b")]),
                          "caught")
@@ -167,7 +176,7 @@ class TestResume(unittest.TestCase):
                 f.write("%s: %s\nMechanism: a test's\n\n--- a/f\n+++ b/f\n"
                         % (kind, name))
             self.patches.append(path)
-        self.built, self.booted = [], []
+        self.built, self.booted, self.timeouts = [], [], []
 
     def build(self, tree, arch, patches, name):
         self.built.append(name)
@@ -178,7 +187,9 @@ class TestResume(unittest.TestCase):
             f.write("an image of %s\n" % name)
         return kernel, name, 1.0
 
-    def guest(self, kernel, baselines, results, run_args, log):
+    def guest(self, kernel, baselines, results, run_args, log,
+              timeout=None):
+        self.timeouts.append(timeout)
         name = os.path.basename(kernel)
         self.booted.append((name, run_args[0]))
         if run_args[0] == "baseline":
@@ -215,6 +226,8 @@ class TestResume(unittest.TestCase):
             ("sw", "run"), ("sw-c1", "run"), ("sw-m1", "run")])
         self.assertEqual([r[:2] for r in rows],
                          [("m1", "caught"), ("c1", "passed")])
+        # the batteries, two kernels at once, bounded as such
+        self.assertEqual(self.timeouts[1:], [guest_verdicts.boot_bound(2)] * 3)
         self.built, self.booted = [], []
         self.assertEqual(self.campaign(), (rc, rows))
         # the base is built, to know its image; nothing runs

@@ -8,7 +8,6 @@ between the two kernels either side of the step, with the scheduler's
 commits of the newer package and only those; a second run of the same
 directory runs no kernel again and names the same change."""
 import gzip
-import json
 import os
 import shutil
 import subprocess
@@ -180,7 +179,7 @@ class TestSeries(unittest.TestCase):
         self.out = os.path.join(self.tmp, "series")
         self.booted = []
 
-    def guest(self, deb, baselines, runs, run_args, log):
+    def guest(self, deb, baselines, runs, run_args, log, timeout=None):
         """As vm would: the kernel's run directory under @runs."""
         k = self.debs.index(deb)
         self.booted.append(k)
@@ -233,7 +232,7 @@ class TestSeries(unittest.TestCase):
     def test_a_kernel_without_a_run(self):
         os.makedirs(os.path.join(self.out, "runs"))
 
-        def no_run(deb, baselines, runs, run_args, log):
+        def no_run(deb, baselines, runs, run_args, log, timeout=None):
             with open(log, "w") as f:
                 f.write("not ok 1 vm-x # the guest hung\n")
             return swtest.EXIT_RUN_ERROR
