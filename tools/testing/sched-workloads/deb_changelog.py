@@ -21,12 +21,12 @@ import tarfile
 HEADER = re.compile(r"^(\S+) \(([^)]+)\) [^;]*;")
 # "[ Name ]" lines group the items by who wrote them: not items
 WHO = re.compile(r"^\s+\[ .* \]\s*$")
-SCHED = re.compile(r"^(sched(/[\w.-]+)?|sched_ext|sched/\w+)\s*:", re.I)
+SCHED = re.compile(r"^(sched(/[\w.-]+)?|sched_ext)\s*:", re.I)
 NEAR = re.compile(
-    r"^(cgroup|cpuset|cgroup/cpuset|cpu/hotplug|cpufreq|cpuidle|"
+    r"^(cgroup|cpuset|cpu/hotplug|cpufreq|cpuidle|"
     r"hrtimers?|timers?(/\w+)?|tick(/\w+)?|nohz|posix-timers|"
     r"rtmutex|locking(/\w+)?|rcu(/\w+)?|workqueue|irq_work|smp|"
-    r"kthread|psi|cpufreq/schedutil|sched_clock|clocksource|"
+    r"kthread|psi|sched_clock|clocksource|"
     r"PM: EM|arm64/topology|arch_topology|topology|cpu)\s*[:/]", re.I)
 
 

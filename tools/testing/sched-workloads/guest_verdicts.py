@@ -30,6 +30,15 @@ def boot_bound(kernels_at_once):
     return round(BOOT_BOUND_S * max(1.0, per_cpu))
 
 
+def split_run_args(argv):
+    """(a command's own arguments, the battery's after "--", "run" when
+    none): how the commands that run it in the judging guest take it."""
+    if "--" not in argv:
+        return argv, ["run"]
+    i = argv.index("--")
+    return argv[:i], argv[i + 1:] or ["run"]
+
+
 def guest(kernel, baselines, results, run_args, log, timeout=None):
     """@run_args (sched-workloads run or baseline ...) on @kernel in the
     judging guest, judged with (or recording) @baselines, its run

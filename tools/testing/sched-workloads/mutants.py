@@ -46,7 +46,7 @@ import time
 import kbuild
 import kbuild_source
 import sw_paths
-from guest_verdicts import boot_bound, checks, guest, judge
+from guest_verdicts import boot_bound, checks, guest, judge, split_run_args
 from vm import sha256
 from facts import EXIT_FAIL, EXIT_RUN_ERROR, EXIT_SKIP, EXIT_USAGE
 
@@ -80,10 +80,7 @@ def in_tree_patches():
 
 
 def parse_args(argv):
-    run_args = []
-    if "--" in argv:
-        i = argv.index("--")
-        argv, run_args = argv[:i], argv[i + 1:]
+    argv, run_args = split_run_args(argv)
     ap = argparse.ArgumentParser(
         prog="sched-workloads mutants",
         description="The battery measured against scheduler bugs built "
@@ -103,7 +100,7 @@ def parse_args(argv):
                     help="patches of your own, measured beside the "
                     "in-tree set (or alone, with --only none)")
     a = ap.parse_args(argv)
-    a.run_args = run_args or ["run"]
+    a.run_args = run_args
     if a.j < 1:
         ap.error("-j %d: one kernel at a time at least" % a.j)
     return a

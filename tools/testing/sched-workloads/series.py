@@ -34,7 +34,6 @@ import argparse
 import concurrent.futures
 import functools
 import glob
-import io
 import json
 import os
 import re
@@ -46,7 +45,7 @@ import time
 import sw_paths  # noqa: F401 (the collection's lab/ on sys.path)
 import deb_changelog
 import history
-from guest_verdicts import boot_bound, guest
+from guest_verdicts import boot_bound, guest, split_run_args
 from facts import EXIT_FAIL, EXIT_RUN_ERROR, EXIT_SKIP, EXIT_USAGE
 
 # Debian's arm64 kernel packages of each series, by name
@@ -268,10 +267,7 @@ def print_changes(found, out):
 
 
 def parse_args(argv):
-    run_args = []
-    if "--" in argv:
-        i = argv.index("--")
-        argv, run_args = argv[:i], argv[i + 1:]
+    argv, run_args = split_run_args(argv)
     ap = argparse.ArgumentParser(
         prog="sched-workloads series",
         description="The battery over a series of kernels in the judging "
@@ -289,7 +285,7 @@ def parse_args(argv):
                     help="what the guest judges with (default: the "
                     "collection's)")
     a = ap.parse_args(argv)
-    a.run_args = run_args or ["run"]
+    a.run_args = run_args
     if a.j < 1:
         ap.error("-j %d: one kernel at a time at least" % a.j)
     if not a.debian and not a.kernels:
@@ -332,7 +328,6 @@ def main(argv):
               ", ".join(missing), file=sys.stderr)
         return EXIT_RUN_ERROR
     compacts = [os.path.join(out, "compact", k.name) for k in ks]
-    text = io.StringIO()
     argv = ["--given-order"] + compacts
     status = history.main(argv + ["-o", os.path.join(out, "history.txt")])
     if status not in (0, EXIT_FAIL):
@@ -346,8 +341,7 @@ def main(argv):
     found = attribute(change_points(doc), by_release)
     with open(os.path.join(out, "changes.json"), "w") as f:
         json.dump(found, f, indent=1)
-    print_changes(found, text)
-    print(text.getvalue(), end="")
+    print_changes(found, sys.stdout)
     print("# wall time %.0f s; %s" % (time.monotonic() - start, out))
     return EXIT_FAIL if found else 0
 
