@@ -2,7 +2,8 @@
 # SPDX-License-Identifier: GPL-2.0
 """sched-workloads history: where a series of kernels changed.
 
-  history.py [--given-order] [--json] [options] RESULTS...
+  history.py [--given-order] [--json | --html [--commits FILE]]
+             [options] RESULTS...
 
 RESULTS are result directories of "sched-workloads run", one per kernel
 (a daily linux-next lab's runs, say), on machines of one class. They are
@@ -59,10 +60,16 @@ moves metrics as a kernel would, and one machine must tell the two
 apart. Such a change is still named (a kernel may have moved it too);
 the canary's own changes do not count for the exit code.
 
+With --html it writes one HTML page (history_report.py): the change
+points first, each with its metrics, a figure of each across the
+series and, given --commits (series' changes.json, or a lab's list in
+its form), the commits that landed between the change's two kernels.
+
 Exit: 0 no change point, 1 a metric changed (named), 2 usage (fewer
-than three runs, runs of different machine classes without --force),
-4 nothing to read (no judged metric), 9 a result directory that is
-not the tool's.
+than three runs, runs of different machine classes without --force, a
+commits file that is not a list of change points), 4 nothing to read
+(no judged metric; --html without python3-matplotlib), 9 a result
+directory that is not the tool's.
 """
 import argparse
 import json
@@ -314,18 +321,22 @@ def print_series(s, kernels, out):
                    m["unit"]), file=out)
 
 
+def method_text(args):
+    return ("E-divisive means (alpha 1), splits between kernels; "
+            "kernel-order permutation test, %d permutations, p <= %g; a "
+            "step of at least %g%% and %g standard deviations of a run's "
+            "repetitions, %d kernels a side" %
+            (args.permutations, args.p, 100 * args.min_change,
+             args.min_effect, args.min_kernels))
+
+
 def print_text(runs, series, canary, args, out):
     kernels = [r.kernel for r in runs]
     changed = [s for s in series.values() if s.changes]
     print("# history: %d runs of %s, %s to %s" %
           (len(runs), runs[0].machine_class, kernels[0], kernels[-1]),
           file=out)
-    print("# method: E-divisive means (alpha 1), splits between kernels; "
-          "kernel-order permutation test, %d permutations, p <= %g; a "
-          "step of at least %g%% and %g standard deviations of a run's "
-          "repetitions, %d kernels a side" %
-          (args.permutations, args.p, 100 * args.min_change,
-           args.min_effect, args.min_kernels), file=out)
+    print("# method: %s" % method_text(args), file=out)
     print("# kernels: %s" % " ".join(kernels), file=out)
     print_states(runs, out)
     for s in sorted(series.values(), key=lambda s: s.name):
@@ -395,6 +406,13 @@ def print_json(runs, series, canary, args, out):
     out.write("\n")
 
 
+def print_html(runs, series, canary, args, out):
+    import history_report
+    out.write(history_report.page(runs, series, canary,
+                                  workload_states(runs), method_text(args),
+                                  args.commit_map))
+
+
 def order_runs(runs, given):
     if given:
         return runs
@@ -414,7 +432,14 @@ def parse_args(argv):
     ap.add_argument("results", nargs="+", metavar="RESULTS")
     ap.add_argument("--given-order", action="store_true",
                     help="take the runs in the order given, not by date")
-    ap.add_argument("--json", action="store_true", help="JSON output")
+    out = ap.add_mutually_exclusive_group()
+    out.add_argument("--json", action="store_true", help="JSON output")
+    out.add_argument("--html", action="store_true",
+                     help="an HTML page, a figure of each metric that "
+                     "changed (needs python3-matplotlib)")
+    ap.add_argument("--commits", metavar="FILE",
+                    help="with --html: the commits between the kernels of "
+                    "each change point, as series' changes.json lists them")
     ap.add_argument("--changed-only", action="store_true",
                     help="print only the metrics that changed")
     ap.add_argument("--permutations", type=int,
@@ -440,6 +465,8 @@ def parse_args(argv):
             args.min_kernels < 1):
         ap.error("--permutations at least 19, --p between 0 and 1, "
                  "--min-kernels at least 1")
+    if args.commits and not args.html:
+        ap.error("--commits goes with --html")
     if len(args.results) < 3:
         ap.error("at least three result directories: a change needs "
                  "kernels on both sides of it")
@@ -482,10 +509,27 @@ def main(argv):
     for s in series.values():
         for c in s.changes:
             c["machine"] = machine_moved(c, canary, s.name)
+    printer = print_text
+    if args.json:
+        printer = print_json
+    elif args.html:
+        printer = print_html
+        try:
+            import history_report
+        except ImportError as e:
+            print("history: --html: %s: python3-matplotlib missing "
+                  "(Debian: apt-get install python3-matplotlib)" % e,
+                  file=sys.stderr)
+            return facts.EXIT_SKIP
+        try:
+            args.commit_map = (history_report.load_commits(args.commits)
+                               if args.commits else None)
+        except history_report.CommitsError as e:
+            print("history: --commits %s" % e, file=sys.stderr)
+            return facts.EXIT_USAGE
     out = open(args.output, "w") if args.output else sys.stdout
     try:
-        (print_json if args.json else print_text)(runs, series, canary,
-                                                  args, out)
+        printer(runs, series, canary, args, out)
     finally:
         if args.output:
             out.close()

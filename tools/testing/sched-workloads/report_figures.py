@@ -6,6 +6,7 @@ and returns the SVG as bytes; report.py embeds them. Nothing here reads
 a result directory.
 """
 import io
+import statistics
 
 import matplotlib
 
@@ -134,4 +135,38 @@ def timeline(title, tl, highlight):
                                             label="waiting"))
     ax.legend(handles=handles, fontsize=7, loc="upper left",
               bbox_to_anchor=(1.0, 1.0))
+    return _svg(fig)
+
+
+def kernel_series(title, unit, kernels, reps, changes):
+    """A metric across a series of kernels: @reps, each kernel's
+    repetitions (dots) and their median (line); each of @changes (dicts
+    of "kernel", the index of the first kernel after the change,
+    "before" and "after", the medians either side) a dashed line
+    between its two kernels and the medians either side, drawn as far
+    as the next change."""
+    fig, ax = plt.subplots(figsize=(7.2, 3.0))
+    xs = [k for k, r in enumerate(reps) for _ in r]
+    ax.plot(xs, [v for r in reps for v in r], ".", color=COLOURS[0],
+            alpha=0.45, markersize=5, label="repetitions")
+    med = [(k, statistics.median(r)) for k, r in enumerate(reps) if r]
+    ax.plot([k for k, _ in med], [m for _, m in med], "-", color=COLOURS[0],
+            linewidth=1, label="median")
+    cuts = [c["kernel"] - 0.5 for c in changes]
+    for i, c in enumerate(changes):
+        lo = cuts[i - 1] if i else -0.5
+        hi = cuts[i + 1] if i + 1 < len(cuts) else len(reps) - 0.5
+        ax.axvline(cuts[i], color=COLOURS[1], linestyle="--", linewidth=1)
+        ax.plot([lo, cuts[i]], [c["before"]] * 2, color=COLOURS[1],
+                linewidth=2, alpha=0.7,
+                label=None if i else "medians either side of a change")
+        ax.plot([cuts[i], hi], [c["after"]] * 2, color=COLOURS[1],
+                linewidth=2, alpha=0.7)
+    ax.set_xticks(range(len(kernels)))
+    ax.set_xticklabels(kernels, rotation=60, ha="right", fontsize=7)
+    ax.set_xlim(-0.5, len(kernels) - 0.5)
+    ax.set_ylabel(unit or "value", fontsize=8)
+    ax.set_title(title, fontsize=10)
+    ax.grid(True, alpha=0.3)
+    ax.legend(fontsize=7, loc="best")
     return _svg(fig)

@@ -26,7 +26,8 @@ points.
 Writes DIR (default results/series-<date>): debs/, runs/<kernel>/ (vm's
 run directory, its KTAP in logs/), compact/<kernel>/, history.txt and
 history.json (history's), changes.json (each change point with its
-commits) and prints history's text and the change points with their
+commits), history.html (history's page with those commits; with
+python3-matplotlib) and prints history's text and the change points with their
 commits. Exit: 0 no change point, 1 change points named, 2 usage, 4 a
 prerequisite missing, 8 a kernel that gave no run.
 """
@@ -339,9 +340,14 @@ def main(argv):
         doc = json.load(f)
     by_release = {r["kernel"]: k for r, k in zip(doc["runs"], ks)}
     found = attribute(change_points(doc), by_release)
-    with open(os.path.join(out, "changes.json"), "w") as f:
+    changes = os.path.join(out, "changes.json")
+    with open(changes, "w") as f:
         json.dump(found, f, indent=1)
     print_changes(found, sys.stdout)
+    page = os.path.join(out, "history.html")
+    if history.main(argv + ["--html", "--commits", changes,
+                            "-o", page]) == EXIT_SKIP:
+        print("# no history.html: python3-matplotlib missing")
     print("# wall time %.0f s; %s" % (time.monotonic() - start, out))
     return EXIT_FAIL if found else 0
 

@@ -16,11 +16,14 @@ fixtures/history/host-gauges.json) is named as the machine's change,
 beside a metric's change at the same kernel, and counts for nothing
 alone.
 """
+import base64
 import contextlib
+import importlib.util
 import io
 import json
 import os
 import random
+import re
 import shutil
 import tempfile
 import unittest
@@ -277,6 +280,98 @@ class TestHistory(unittest.TestCase):
         self.assertIn("different machine classes", r.stderr)
         r = swtest.sw("history", "--force", *dirs)
         self.assertEqual(r.returncode, swtest.EXIT_PASS, r.stderr)
+
+
+def page_of(dirs, *extra):
+    """history --html's exit code and page."""
+    out = os.path.join(os.path.dirname(dirs[0]), "history.html")
+    rc = history.main(["--html", "-o", out] + list(extra) + dirs)
+    with open(out) as f:
+        return rc, f.read()
+
+
+def page_changes(page):
+    """[(previous, kernel, [metrics])] of the change points of @page."""
+    out = []
+    for part in page.split('<h3 class="change"')[1:]:
+        m = re.match(r' id="[^"]*" data-previous="([^"]*)" '
+                     r'data-kernel="([^"]*)"', part)
+        out.append((m.group(1), m.group(2),
+                    re.findall(r'<tr data-metric="([^"]+)"',
+                               part.split("<h2")[0])))
+    return out
+
+
+@unittest.skipUnless(importlib.util.find_spec("matplotlib"),
+                     "needs python3-matplotlib")
+class TestHistoryPage(unittest.TestCase):
+    """history --html: the change points of the JSON, a figure of each
+    metric that changed, and the commits it was given, under the change
+    they belong to."""
+
+    def setUp(self):
+        self.tmp = tempfile.TemporaryDirectory()
+        self.addCleanup(self.tmp.cleanup)
+
+    def test_the_change_its_figure_and_commits(self):
+        dirs = make_series(os.path.join(self.tmp.name, "s"), 10, 7,
+                           step_at=5, factor=2)
+        commits = os.path.join(self.tmp.name, "commits.json")
+        with open(commits, "w") as f:
+            json.dump([{"previous": "6.13.0-rc5", "kernel": "6.13.0-rc6",
+                        "commits": 3, "sched": ["sched/fair: <the> step"],
+                        "near": ["cpufreq: near"]},
+                       {"previous": "6.13.0-rc1", "kernel": "6.13.0-rc2",
+                        "commits": 1, "sched": ["sched/core: no change"],
+                        "near": []}], f)
+        rc, page = page_of(dirs, "--commits", commits)
+        self.assertEqual(rc, swtest.EXIT_FAIL)
+        _, doc = run_history(dirs)
+        (c,) = changed(doc)[STEPPED]
+        self.assertEqual(page_changes(page),
+                         [(c["previous"], c["kernel"], [STEPPED])])
+        self.assertEqual(re.findall(r'<img alt="([^"]+)"', page),
+                         ["series " + STEPPED])
+        svg = base64.b64decode(re.search(
+            r'src="data:image/svg\+xml;base64,([^"]+)"', page).group(1))
+        self.assertTrue(svg.startswith(b"<?xml"), svg[:40])
+        # the commits of its change, escaped; not those of a pair that
+        # is no change point
+        self.assertIn("<li>sched/fair: &lt;the&gt; step</li>", page)
+        self.assertIn("<li>cpufreq: near</li>", page)
+        self.assertNotIn("sched/core: no change", page)
+        # every metric has its row of medians
+        self.assertEqual(len(re.findall(r'<tr data-series="', page)),
+                         len(doc["metrics"]))
+
+    def test_no_change_and_no_commits(self):
+        dirs = make_series(os.path.join(self.tmp.name, "flat"), 6, 3)
+        rc, page = page_of(dirs)
+        self.assertEqual(rc, swtest.EXIT_PASS)
+        self.assertEqual(page_changes(page), [])
+        self.assertIn("No metric changed along the series.", page)
+        self.assertNotIn("<img", page)
+
+    def test_bad_commits_file(self):
+        dirs = make_series(os.path.join(self.tmp.name, "bad"), 3, 1)
+        path = os.path.join(self.tmp.name, "commits.json")
+        for text, says in (
+                ("[{", "not JSON"),
+                ('{"previous": "a"}', ": not a list of change points"),
+                ('[{"previous": "a", "kernel": "b"}, {"kernel": "b"}]',
+                 ': item 1: no "previous" kernel'),
+                ('[{"previous": "a", "kernel": "b", "sched": [1]}]',
+                 ': item 0: "sched" is not a list of commit subjects')):
+            with open(path, "w") as f:
+                f.write(text)
+            r = swtest.sw("history", "--html", "--commits", path, *dirs)
+            self.assertEqual(r.returncode, swtest.EXIT_USAGE, text)
+            self.assertIn("history: --commits " + path, r.stderr)
+            if says != "not JSON":
+                self.assertIn(path + says, r.stderr)
+        r = swtest.sw("history", "--commits", path, *dirs)
+        self.assertEqual(r.returncode, swtest.EXIT_USAGE)
+        self.assertIn("--commits goes with --html", r.stderr)
 
 
 class TestEnergy(unittest.TestCase):

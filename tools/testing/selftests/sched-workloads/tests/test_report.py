@@ -7,7 +7,8 @@ cfs-work-conserving and rt-push-pull run under their breakers' cgroup
 (CFS bandwidth of one CPU, RT runtime of 2 ms in 10), whose traces are
 kept. The reports of the broken run and of clean against broken must
 load every figure, and show the verdicts of verdicts.json, no more, no
-less.
+less. history's page of a synthetic series with a step (test_history's)
+must load its one figure, under its one change point.
 """
 import glob
 import json
@@ -21,6 +22,7 @@ from unittest import mock
 import swtest
 import report
 import results
+from test_history import STEPPED, make_series
 
 FIXTURE = swtest.fixture("report")
 CLEAN = "20261205-033930-6.18.44-fc-v1272"
@@ -135,6 +137,23 @@ class TestReportInBrowser(unittest.TestCase):
             self.assertEqual(len(self.browser.find_elements(
                 "id", href[1:])), 1, href)
         self.assertIn("the longest stretch, 6423.7 us at 2012.620021", text)
+
+    def test_history_page(self):
+        # history --html on a series with a step: its figure loads
+        dirs = make_series(os.path.join(self.tmp.name, "series"), 10, 7,
+                           step_at=5, factor=2)
+        page = os.path.join(self.tmp.name, "history.html")
+        r = swtest.sw("history", "--html", "-o", page, *dirs)
+        self.assertEqual(r.returncode, swtest.EXIT_FAIL, r.stderr)
+        self.browser.get("file://" + page)
+        imgs = self.images()
+        self.assertEqual([(alt, done, width > 0) for alt, done, width in
+                          imgs], [("series " + STEPPED, True, True)])
+        heads = self.browser.execute_script(
+            "return Array.from(document.querySelectorAll('h3.change'))"
+            ".map(h => h.textContent);")
+        self.assertEqual(heads, ["6.13.0-rc5 \u2192 6.13.0-rc6: 1 metric "
+                                 "changed"])
 
     def assert_timelines(self, alts, *which):
         for w in which:

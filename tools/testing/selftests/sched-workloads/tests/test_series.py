@@ -8,6 +8,7 @@ between the two kernels either side of the step, with the scheduler's
 commits of the newer package and only those; a second run of the same
 directory runs no kernel again and names the same change."""
 import gzip
+import importlib.util
 import os
 import shutil
 import subprocess
@@ -18,7 +19,7 @@ import unittest.mock
 import swtest
 import deb_changelog
 import series
-from test_history import STEPPED, make_series
+from test_history import STEPPED, make_series, page_changes
 
 CHANGELOG = """\
 linux-signed-arm64 (6.1.170+2) bookworm-security; urgency=high
@@ -214,6 +215,16 @@ class TestSeries(unittest.TestCase):
             "sched/core: commit of kernel %d" % STEP_AT,
             "sched/fair: the commit that moved the wakeup"])
         self.assertEqual(c["near"], ["cpufreq: schedutil: near it"])
+        # the page of the series: the change with its commits
+        if importlib.util.find_spec("matplotlib"):
+            with open(os.path.join(self.out, "history.html")) as f:
+                page = f.read()
+            self.assertEqual(page_changes(page), [
+                (c["previous"], c["kernel"], [STEPPED])])
+            self.assertIn("<li>sched/fair: the commit that moved the "
+                          "wakeup</li>", page)
+            self.assertIn("4 commits between 6.13.%d-1 and 6.13.%d-1" %
+                          (STEP_AT - 1, STEP_AT), page)
         compact = os.path.join(self.out, "compact", "linux-image-t00")
         self.assertTrue(os.path.isfile(os.path.join(
             compact, "periodic-light", "samples.json")))
