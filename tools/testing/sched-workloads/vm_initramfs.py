@@ -12,6 +12,8 @@ modules that the results disk needs (in dependency order, from their
 The archive is newc cpio, uncompressed, its entries sorted and owned by
 root with mtime 0: the same inputs give the same bytes.
 """
+import gzip
+import lzma
 import os
 import stat
 import struct
@@ -33,11 +35,12 @@ class Elf:
     """The parts of a 64-bit little-endian ELF file read here: its
     sections by name, its interpreter, its DT_NEEDED entries."""
 
-    def __init__(self, path):
+    def __init__(self, path, data=None):
         self.path = path
-        with open(path, "rb") as f:
-            self.data = f.read()
-        d = self.data
+        if data is None:
+            with open(path, "rb") as f:
+                data = f.read()
+        self.data = d = data
         if d[:4] != b"\x7fELF" or d[4] != 2 or d[5] != 1:
             raise ElfError("%s: not a 64-bit little-endian ELF file" % path)
         (self.phoff, self.shoff) = struct.unpack_from("<QQ", d, 0x20)
@@ -136,17 +139,48 @@ def library_closure(root, programs):
     return sorted(seen)
 
 
+# How a distribution compresses its modules (Debian's 6.12: xz): the
+# guest gets them decompressed, for busybox's insmod.
+MODULE_SUFFIXES = {".ko": None, ".ko.xz": lzma.decompress,
+                   ".ko.gz": gzip.decompress}
+
+
+def module_suffix(name):
+    return next((x for x in MODULE_SUFFIXES if name.endswith(x)), None)
+
+
+def module_bytes(path):
+    """The module at @path, decompressed."""
+    with open(path, "rb") as f:
+        data = f.read()
+    unpack = MODULE_SUFFIXES[module_suffix(path)]
+    if unpack is None:
+        return data
+    try:
+        return unpack(data)
+    except (lzma.LZMAError, OSError, EOFError) as e:
+        raise ElfError("%s: cannot decompress: %s" % (path, e))
+
+
+def module_guest_path(rel):
+    """Where the guest has module @rel (its path in lib/modules/<version>,
+    perhaps compressed): the same path, as a .ko."""
+    return rel[:-len(module_suffix(rel))] + ".ko"
+
+
 def module_order(moddir, wanted):
-    """The .ko files of @moddir (a kernel's lib/modules/<version>) that
-    @wanted (module names) need, each after what it depends on: paths
-    relative to @moddir. A module built into the kernel (modules.builtin)
-    needs no file; one neither built in nor found is an error."""
+    """The module files of @moddir (a kernel's lib/modules/<version>;
+    .ko, or compressed: MODULE_SUFFIXES) that @wanted (module names)
+    need, each after what it depends on: paths relative to @moddir. A
+    module built into the kernel (modules.builtin) needs no file; one
+    neither built in nor found is an error."""
     files, builtin = {}, set()
     for d, _, names in os.walk(moddir):
         for n in names:
-            if n.endswith(".ko"):
-                files[n[:-3].replace("-", "_")] = os.path.relpath(
-                    os.path.join(d, n), moddir)
+            suffix = module_suffix(n)
+            if suffix:
+                files[n[:-len(suffix)].replace("-", "_")] = \
+                    os.path.relpath(os.path.join(d, n), moddir)
     try:
         with open(os.path.join(moddir, "modules.builtin")) as f:
             for line in f:
@@ -166,7 +200,8 @@ def module_order(moddir, wanted):
         if name not in files:
             raise ElfError("module %s is neither built in nor in %s" %
                            (name, moddir))
-        info = Elf(os.path.join(moddir, files[name])).modinfo()
+        path = os.path.join(moddir, files[name])
+        info = Elf(path, module_bytes(path)).modinfo()
         for deps in info.get("depends", []):
             for dep in filter(None, deps.split(",")):
                 place(dep, chain + [name])

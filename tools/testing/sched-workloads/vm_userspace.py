@@ -220,10 +220,12 @@ def initramfs(kernel, us, run_args, vm_name, baselines, calibrate, pace=0,
         vm_initramfs.add_tree(cpio, "opt/sw/baselines", baselines)
     mods = []
     if kernel.moddir:
-        mods = vm_initramfs.module_order(kernel.moddir, RESULTS_MODULES)
-        for m in mods:
-            cpio.add_host_file(os.path.join("lib/modules", m),
-                               os.path.join(kernel.moddir, m))
+        found = vm_initramfs.module_order(kernel.moddir, RESULTS_MODULES)
+        mods = [vm_initramfs.module_guest_path(m) for m in found]
+        for m, guest in zip(found, mods):
+            cpio.add_file(os.path.join("lib/modules", guest),
+                          vm_initramfs.module_bytes(
+                              os.path.join(kernel.moddir, m)))
     cpio.add_file("etc/sw/modules", "".join(m + "\n" for m in mods).encode())
     guest_args = []
     for arg in run_args:

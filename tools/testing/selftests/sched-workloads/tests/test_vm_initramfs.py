@@ -4,6 +4,8 @@ reading it rests on, checked against the host's own tools (ldd, readelf)
 and against objects built here; the module order on modules built here
 with the .modinfo a kernel module carries; the archive read back by
 busybox's cpio."""
+import gzip
+import lzma
 import os
 import shutil
 import subprocess
@@ -118,6 +120,32 @@ class TestElf(unittest.TestCase):
         with self.assertRaisesRegex(vm_initramfs.ElfError,
                                     "module absent is neither built in"):
             vm_initramfs.module_order(moddir, ["absent"])
+
+    def test_compressed_modules(self):
+        # Debian's 6.12 packages ship .ko.xz: read through the
+        # compression, named as .ko in the guest
+        moddir = os.path.join(self.tmp, "modules")
+        self.module(moddir, "blk", "ring")
+        self.module(moddir, "ring", "")
+        for name, pack, suffix in (("blk", lzma.compress, ".xz"),
+                                   ("ring", gzip.compress, ".gz")):
+            ko = os.path.join(moddir, "kernel", name + ".ko")
+            with open(ko, "rb") as f:
+                plain = f.read()
+            with open(ko + suffix, "wb") as f:
+                f.write(pack(plain))
+            os.remove(ko)
+        order = vm_initramfs.module_order(moddir, ["blk"])
+        self.assertEqual(order, ["kernel/ring.ko.gz", "kernel/blk.ko.xz"])
+        self.assertEqual([vm_initramfs.module_guest_path(m) for m in order],
+                         ["kernel/ring.ko", "kernel/blk.ko"])
+        data = vm_initramfs.module_bytes(os.path.join(moddir, order[1]))
+        self.assertEqual(data[:4], b"\x7fELF")
+        with open(os.path.join(moddir, order[1]), "wb") as f:
+            f.write(b"\xfd7zXZ\0 cut short")
+        with self.assertRaisesRegex(vm_initramfs.ElfError,
+                                    "blk.ko.xz: cannot decompress"):
+            vm_initramfs.module_order(moddir, ["blk"])
 
     def test_module_cycle_is_named(self):
         moddir = os.path.join(self.tmp, "modules")
