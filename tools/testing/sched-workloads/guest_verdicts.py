@@ -3,6 +3,7 @@
 its KTAP read back as checks, and one kernel's checks set against
 another's: what the mutant campaign (mutants.py) and the bisection
 (kbisect.py) both judge with."""
+import hashlib
 import os
 import subprocess
 
@@ -28,6 +29,35 @@ def boot_bound(kernels_at_once):
     2 CPUs: it was still running."""
     per_cpu = 2.0 * kernels_at_once / (os.cpu_count() or 1)
     return round(BOOT_BOUND_S * max(1.0, per_cpu))
+
+
+# What of the collection the guest's battery is: the binary's sources
+# and the workloads (not its tests, baselines, fuzz corpora or lab
+# tools). A kernel judged with other sources must be judged again.
+BATTERY_SKIP = ("tests", "baselines", "bench", "fuzz", "lab", "desk",
+                "results", "sched-workloads")
+
+
+def battery_digest(collection=None):
+    """sha256 over the path and bytes of every file the guest's battery
+    is built from or runs, in the collection at @collection (default:
+    the tree's): what a resumed campaign or series checks a kernel's
+    earlier verdicts against."""
+    top = collection or sw_paths.COLLECTION
+    h = hashlib.sha256()
+    for d, dirs, files in os.walk(top):
+        rel = os.path.relpath(d, top)
+        if rel == ".":
+            dirs[:] = [x for x in dirs if x not in BATTERY_SKIP]
+            files = [f for f in files if f not in BATTERY_SKIP]
+        dirs.sort()
+        dirs[:] = [x for x in dirs if x != "__pycache__"]
+        for f in sorted(files):
+            path = os.path.join(d, f)
+            h.update(os.path.normpath(os.path.join(rel, f)).encode() + b"\0")
+            with open(path, "rb") as fh:
+                h.update(hashlib.sha256(fh.read()).digest())
+    return h.hexdigest()
 
 
 def split_run_args(argv):

@@ -24,9 +24,12 @@ numbers). The same campaign run twice gives the same table.
 A campaign takes longer than a sitting (the whole battery on 24 kernels,
 about 8 minutes of both CPUs each on a 2-CPU machine): run again on the
 same DIR, it goes on where it stopped. A kernel judged there before,
-built from the same base image and the same patch with the same
-arguments, is neither built nor run again (logs/<name>.json says what
-it was judged from).
+built from the same base image and the same patch, with the same
+battery (guest_verdicts.battery_digest: the binary's sources and the
+workloads) and the same arguments, is neither built nor run again
+(logs/<name>.json says what it was judged from); the base's baselines
+are recorded again when the base or the battery changed
+(logs/baselines.json).
 
 Writes DIR (default results/mutants-<date>): runs/<name>/ (each
 kernel's run directory and KTAP), baselines/ (the base's), campaign.json
@@ -40,13 +43,15 @@ import glob
 import json
 import os
 import re
+import shutil
 import sys
 import time
 
 import kbuild
 import kbuild_source
 import sw_paths
-from guest_verdicts import boot_bound, checks, guest, judge, split_run_args
+from guest_verdicts import (battery_digest, boot_bound, checks, guest, judge,
+                            split_run_args)
 from vm import sha256
 from facts import EXIT_FAIL, EXIT_RUN_ERROR, EXIT_SKIP, EXIT_USAGE
 
@@ -142,25 +147,33 @@ def table(rows):
     return "\n".join(out) + "\n"
 
 
+def read_json(path):
+    """The JSON document at @path, None if there is none or it is not
+    whole (a record written when a step ended, or not at all)."""
+    try:
+        with open(path) as f:
+            return json.load(f)
+    except (OSError, ValueError):
+        return None
+
+
 def judged_before(out, name, key):
     """(status, seconds) of kernel @name's battery in an earlier run of
     campaign @out from the same inputs @key, its KTAP there; else
     None."""
-    try:
-        with open(os.path.join(out, "logs", name + ".json")) as f:
-            d = json.load(f)
-    except (OSError, ValueError):
-        return None
+    d = read_json(os.path.join(out, "logs", name + ".json"))
     if (not isinstance(d, dict) or d.get("key") != key or
             not os.path.isfile(os.path.join(out, "logs", name + ".ktap"))):
         return None
     return d.get("status"), d.get("seconds")
 
 
-def key_of(base_image, run_args, patch=None):
+def key_of(base_image, run_args, battery, patch=None):
     """What a kernel's verdicts follow from: the base image (the tree,
-    the config, the compiler), the patch, the battery's arguments."""
-    key = {"base": sha256(base_image), "run_args": run_args}
+    the config, the compiler), the patch, the battery (its sources and
+    workloads: @battery, battery_digest's) and its arguments."""
+    key = {"base": sha256(base_image), "battery": battery,
+           "run_args": run_args}
     if patch:
         key["patch"] = sha256(patch)
     return key
@@ -203,10 +216,11 @@ def main(argv):
     print("# base: built in %.0f s: %s" % (took, kernels["base"]))
     base_image = glob.glob(os.path.join(kernels["base"], "boot",
                                         "vmlinuz-*"))[0]
-    keys = {"base": key_of(base_image, a.run_args)}
+    battery = battery_digest()
+    keys = {"base": key_of(base_image, a.run_args, battery)}
     before = {}
     for p in pats:
-        keys[p.name] = key_of(base_image, a.run_args, p.path)
+        keys[p.name] = key_of(base_image, a.run_args, battery, p.path)
         before[p.name] = judged_before(out, p.name, keys[p.name])
         if before[p.name]:
             kernels[p.name] = None
@@ -225,13 +239,21 @@ def main(argv):
     sys.stdout.flush()
     bl = os.path.join(out, "baselines")
     t = time.monotonic()
-    if not glob.glob(os.path.join(bl, "*", "*.json")):
+    recorded = os.path.join(out, "logs", "baselines.json")
+    bl_key = {"base": keys["base"]["base"], "battery": battery}
+    if not (glob.glob(os.path.join(bl, "*", "*.json")) and
+            read_json(recorded) == bl_key):
+        # none yet, or of another base or battery: recorded again
+        shutil.rmtree(bl)
+        os.makedirs(bl)
         status = guest(kernels["base"], bl, os.path.join(out, "runs"),
                        ["baseline"] + a.run_args[1:],
                        os.path.join(out, "logs", "base-baseline.ktap"))
         print("# base: baselines recorded in %.0f s (exit %d)" %
               (time.monotonic() - t, status))
         sys.stdout.flush()
+        with open(recorded, "w") as f:
+            json.dump(bl_key, f, indent=1)
     before["base"] = judged_before(out, "base", keys["base"])
 
     def one(name):

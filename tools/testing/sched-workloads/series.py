@@ -11,10 +11,12 @@ package of a Debian series the apt sources serve (6.1, 6.1-rt, 6.12,
 6.12-rt), oldest first. Each kernel runs the battery (or
 RUN-ARGUMENTS) in the judging guest (vm --deterministic), N kernels at
 once (default 2); a kernel judged by an earlier run of the same DIR is
-not run again, so an interrupted series goes on where it stopped. Each
-run is kept in a compact form, its metrics and verdicts without the
-traces (compact/<kernel>/), which is what history reads: a series kept
-in the tree gives the same change points without its traces.
+not run again (unless the battery's sources or workloads changed since:
+guest_verdicts.battery_digest), so an interrupted series goes on where
+it stopped. Each run is kept in a compact form, its metrics and
+verdicts without the traces (compact/<kernel>/), which is what history
+reads: a series kept in the tree gives the same change points without
+its traces.
 
 For each change point between two kernels it prints the commits between
 them that can explain it: the items of the newer package's changelog
@@ -46,7 +48,8 @@ import time
 import sw_paths  # noqa: F401 (the collection's lab/ on sys.path)
 import deb_changelog
 import history
-from guest_verdicts import boot_bound, guest, split_run_args
+from guest_verdicts import (battery_digest, boot_bound, guest,
+                            split_run_args)
 from facts import EXIT_FAIL, EXIT_RUN_ERROR, EXIT_SKIP, EXIT_USAGE
 
 # Debian's arm64 kernel packages of each series, by name
@@ -179,13 +182,16 @@ def compact(run, into):
 
 def judge(k, out, baselines, run_args, at_once=1):
     """The battery on @k in the judging guest (@at_once kernels in
-    guests together), unless an earlier run of @out judged it: (status,
-    seconds, whether it ran now)."""
+    guests together), unless an earlier run of @out judged it with the
+    same battery and arguments: (status, seconds, whether it ran
+    now)."""
     done = os.path.join(out, "runs", k.name, DONE)
+    battery = battery_digest()
     if os.path.isfile(done):
         with open(done) as f:
             d = json.load(f)
-        if d.get("version") == k.version and d.get("run_args") == run_args:
+        if (d.get("version"), d.get("run_args"), d.get("battery")) == \
+                (k.version, run_args, battery):
             return d["status"], d["seconds"], False
     runs = os.path.join(out, "runs", k.name)
     shutil.rmtree(runs, ignore_errors=True)
@@ -200,7 +206,7 @@ def judge(k, out, baselines, run_args, at_once=1):
         compact(run, os.path.join(out, "compact", k.name))
         with open(done, "w") as f:
             json.dump({"version": k.version, "run_args": run_args,
-                       "status": status, "seconds": secs,
+                       "battery": battery, "status": status, "seconds": secs,
                        "run": os.path.relpath(run, out)}, f, indent=1)
     return status, secs, True
 

@@ -124,6 +124,34 @@ class TestJudging(unittest.TestCase):
             self.assertEqual(guest_verdicts.boot_bound(2), 1800)
             self.assertEqual(guest_verdicts.boot_bound(8), 3600)
 
+    def test_battery_digest(self):
+        # a copy of the collection's battery: its digest is the tree's;
+        # a workload or a checker's source changed moves it, a test, a
+        # baseline or the built binary does not
+        tmp = tempfile.mkdtemp(prefix="sw-battery-")
+        self.addCleanup(shutil.rmtree, tmp)
+        copy = os.path.join(tmp, "c")
+        shutil.copytree(swtest.COLLECTION, copy,
+                        ignore=shutil.ignore_patterns(
+                            "tests", "fuzz", "baselines", "results",
+                            "__pycache__"))
+        first = guest_verdicts.battery_digest(copy)
+        self.assertEqual(first, guest_verdicts.battery_digest())
+        for path in ("tests/test_new.py", "baselines/x/w.json",
+                     "sched-workloads"):
+            os.makedirs(os.path.dirname(os.path.join(copy, path)),
+                        exist_ok=True)
+            with open(os.path.join(copy, path), "w") as f:
+                f.write("not the battery\n")
+        self.assertEqual(guest_verdicts.battery_digest(copy), first)
+        for path in ("workloads/periodic-light.json",
+                     "judge/absolute_check.c"):
+            with open(os.path.join(copy, path), "a") as f:
+                f.write("\n")
+            moved = guest_verdicts.battery_digest(copy)
+            self.assertNotEqual(moved, first, path)
+            first = moved
+
     def test_verdicts(self):
         self.assertEqual(mutants.verdict_of("mutant", [("a", "b")]),
                          "caught")
@@ -160,9 +188,10 @@ class TestJudging(unittest.TestCase):
 
 class TestResume(unittest.TestCase):
     """A campaign run again on its directory: what was judged there from
-    the same base image, patch and arguments is neither built nor run
-    again, and the table is the same; a patch that changed is built and
-    run again. Builds and guests are stand-ins: a kernel is a directory
+    the same base image, patch, battery and arguments is neither built
+    nor run again, and the table is the same; a patch that changed is
+    built and run again, and every kernel when the battery changed.
+    Builds and guests are stand-ins: a kernel is a directory
     with an image, a guest's KTAP the base's or the mutant's above."""
 
     def setUp(self):
@@ -242,6 +271,22 @@ class TestResume(unittest.TestCase):
         self.campaign()
         self.assertEqual(self.built, ["sw", "sw-m1"])
         self.assertEqual(self.booted, [("sw-m1", "run")])
+
+    def test_another_battery_runs_everything_again(self):
+        # a workload or a checker changed: the records and the base's
+        # baselines were made by another battery
+        self.campaign()
+        self.built, self.booted = [], []
+        with unittest.mock.patch.object(mutants, "battery_digest",
+                                        lambda: "another battery"):
+            self.campaign()
+        self.assertEqual(self.built, ["sw", "sw-m1", "sw-c1"])
+        self.assertEqual(self.booted[0], ("sw", "baseline"))
+        self.assertEqual(sorted(self.booted[1:]), [
+            ("sw", "run"), ("sw-c1", "run"), ("sw-m1", "run")])
+        self.assertEqual(swtest.load_json(os.path.join(
+            self.out, "logs", "baselines.json"))["battery"],
+            "another battery")
 
     def test_a_kernel_cut_short_runs_again(self):
         self.campaign()
