@@ -144,13 +144,20 @@ class TestJudging(unittest.TestCase):
             with open(os.path.join(copy, path), "w") as f:
                 f.write("not the battery\n")
         self.assertEqual(guest_verdicts.battery_digest(copy), first)
-        for path in ("workloads/periodic-light.json",
-                     "judge/absolute_check.c"):
-            with open(os.path.join(copy, path), "a") as f:
-                f.write("\n")
-            moved = guest_verdicts.battery_digest(copy)
-            self.assertNotEqual(moved, first, path)
-            first = moved
+        # a workload's comment is its documentation
+        light = os.path.join(copy, "workloads", "periodic-light.json")
+        with open(light) as f:
+            text = f.read()
+        with open(light, "w") as f:
+            f.write(text.replace("/*", "/*\n * A paragraph more.\n *", 1))
+        self.assertEqual(guest_verdicts.battery_digest(copy), first)
+        with open(light, "w") as f:
+            f.write(text.replace('"duration": 5', '"duration": 6', 1))
+        moved = guest_verdicts.battery_digest(copy)
+        self.assertNotEqual(moved, first)
+        with open(os.path.join(copy, "judge", "absolute_check.c"), "a") as f:
+            f.write("\n")
+        self.assertNotEqual(guest_verdicts.battery_digest(copy), moved)
 
     def test_verdicts(self):
         self.assertEqual(mutants.verdict_of("mutant", [("a", "b")]),
