@@ -51,13 +51,24 @@ static int eval_bounds(const struct check *ck, const struct verdict_input *in,
 		       double *min, double *max, struct verdict_result *r)
 {
 	char why[128];
+	int rc = 0;
 
 	*min = ck->min;
 	*max = ck->max;
-	if ((ck->min_expr[0] && expr_eval(ck->min_expr, 0, in->settings, min,
-					  why, sizeof(why))) ||
-	    (ck->max_expr[0] && expr_eval(ck->max_expr, 0, in->settings, max,
-					  why, sizeof(why)))) {
+	if (ck->min_expr[0])
+		rc = expr_eval(ck->min_expr, 0, in->settings, min, why,
+			       sizeof(why));
+	if (!rc && ck->max_expr[0])
+		rc = expr_eval(ck->max_expr, 0, in->settings, max, why,
+			       sizeof(why));
+	if (rc == -2) {
+		r->status = V_SKIP;
+		snprintf(r->diag, sizeof(r->diag),
+			 "%s: bound: %s: this machine does not show it",
+			 ck->def->name, why);
+		return -1;
+	}
+	if (rc) {
 		r->status = V_ERROR;
 		snprintf(r->diag, sizeof(r->diag), "ERROR %s: bound: %s",
 			 ck->def->name, why);

@@ -107,11 +107,17 @@ static void read_sysctls(struct json_object *o, const char *root)
 	closedir(d);
 }
 
-/* The scheduler's debugfs knobs: readable only without lockdown. */
+/*
+ * The scheduler's debugfs knobs: readable only without lockdown. CFS's
+ * (before 6.6) latency_ns and min_granularity_ns size its slices, which
+ * bound expressions read (sysctl:sched.latency_ns); EEVDF's slice is
+ * base_slice_ns.
+ */
 static void read_sched_debug(struct json_object *o, const char *root)
 {
 	static const char *const knobs[] = {
-		"features", "base_slice_ns", "migration_cost_ns", "nr_migrate",
+		"features", "base_slice_ns", "latency_ns", "min_granularity_ns",
+		"wakeup_granularity_ns", "migration_cost_ns", "nr_migrate",
 	};
 	char path[PATH_MAX], rel[64], key[64], *v, *open, *close;
 	size_t i;

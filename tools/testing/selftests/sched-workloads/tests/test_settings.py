@@ -65,6 +65,7 @@ def machine(root):
     write(root, dbg + "features",
           "GENTLE_FAIR_SLEEPERS START_DEBIT NO_NEXT_BUDDY")
     write(root, dbg + "base_slice_ns", "3000000")
+    write(root, dbg + "latency_ns", "24000000")
     write(root, dbg + "preempt", "none voluntary (full) lazy")
     cpu = "sys/devices/system/cpu/"
     write(root, cpu + "online", "0-3")
@@ -88,6 +89,7 @@ MACHINE = {
     # GENTLE_FAIR_SLEEPERS went with CFS
     "sched.fair": "cfs",
     "sched.base_slice_ns": "3000000",
+    "sched.latency_ns": "24000000",
     "sched.preempt": "full",
     "cpus.online": "0-3",
     "cpus.isolated": "",

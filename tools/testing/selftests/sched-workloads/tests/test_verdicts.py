@@ -412,10 +412,15 @@ class TestExpressionBounds(unittest.TestCase):
             ("expr-bounds.audio.passes.2", False),  # 6 > 10 - 5
             ("expr-bounds.audio.passes.3", True),   # 6 >= x / x
             ("expr-bounds.audio.passes.4", False),  # no such sysctl
+            ("expr-bounds.audio.passes.5", True),   # no such knob: SKIP
         ])
         self.assertIn("expected in [6, %d] (2 * (1 + 2))"
                       % (100 * os.sysconf("SC_NPROCESSORS_ONLN")), r.stdout)
         self.assertIn("ERROR passes: bound: cannot read the sysctl", r.stdout)
+        # a debugfs knob that the machine does not show: not judged here
+        self.assertRegex(r.stdout, r"ok 5 expr-bounds\.audio\.passes\.5 # "
+                         r"SKIP passes: bound: neither recorded nor "
+                         r"readable at \"sched\.no_such_knob\"")
 
 
 if __name__ == "__main__":
