@@ -4,6 +4,7 @@ its KTAP read back as checks, and one kernel's checks set against
 another's: what the mutant campaign (mutants.py) and the bisection
 (kbisect.py) both judge with."""
 import hashlib
+import json
 import os
 import re
 import subprocess
@@ -65,6 +66,16 @@ def battery_digest(collection=None):
                 data = COMMENT.sub(b"", data)
             h.update(hashlib.sha256(data).digest())
     return h.hexdigest()
+
+
+def read_record(path):
+    """The JSON record at @path (what a campaign or a series wrote when a
+    kernel's battery ended), None if there is none or it is not whole."""
+    try:
+        with open(path) as f:
+            return json.load(f)
+    except (OSError, ValueError):
+        return None
 
 
 def split_run_args(argv):

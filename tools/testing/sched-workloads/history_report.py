@@ -11,19 +11,11 @@ a figure of each metric across the series; then the workloads that did
 not pass in every run, the machine's own series, and every metric's
 medians.
 """
-import html
 import json
 
 import report
 import report_figures
-
-
-def esc(x):
-    return html.escape(str(x), quote=True)
-
-
-def fmt(v):
-    return "-" if v is None else "%.4g" % v
+from report import esc, fmt
 
 
 def relative(c):

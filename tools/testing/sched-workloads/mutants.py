@@ -51,7 +51,7 @@ import kbuild
 import kbuild_source
 import sw_paths
 from guest_verdicts import (battery_digest, boot_bound, checks, guest, judge,
-                            split_run_args)
+                            read_record, split_run_args)
 from vm import sha256
 from facts import EXIT_FAIL, EXIT_RUN_ERROR, EXIT_SKIP, EXIT_USAGE
 
@@ -147,21 +147,11 @@ def table(rows):
     return "\n".join(out) + "\n"
 
 
-def read_json(path):
-    """The JSON document at @path, None if there is none or it is not
-    whole (a record written when a step ended, or not at all)."""
-    try:
-        with open(path) as f:
-            return json.load(f)
-    except (OSError, ValueError):
-        return None
-
-
 def judged_before(out, name, key):
     """(status, seconds) of kernel @name's battery in an earlier run of
     campaign @out from the same inputs @key, its KTAP there; else
     None."""
-    d = read_json(os.path.join(out, "logs", name + ".json"))
+    d = read_record(os.path.join(out, "logs", name + ".json"))
     if (not isinstance(d, dict) or d.get("key") != key or
             not os.path.isfile(os.path.join(out, "logs", name + ".ktap"))):
         return None
@@ -242,7 +232,7 @@ def main(argv):
     recorded = os.path.join(out, "logs", "baselines.json")
     bl_key = {"base": keys["base"]["base"], "battery": battery}
     if not (glob.glob(os.path.join(bl, "*", "*.json")) and
-            read_json(recorded) == bl_key):
+            read_record(recorded) == bl_key):
         # none yet, or of another base or battery: recorded again
         shutil.rmtree(bl)
         os.makedirs(bl)

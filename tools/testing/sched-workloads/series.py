@@ -29,9 +29,9 @@ Writes DIR (default results/series-<date>): debs/, runs/<kernel>/ (vm's
 run directory, its KTAP in logs/), compact/<kernel>/, history.txt and
 history.json (history's), changes.json (each change point with its
 commits), history.html (history's page with those commits; with
-python3-matplotlib) and prints history's text and the change points with their
-commits. Exit: 0 no change point, 1 change points named, 2 usage, 4 a
-prerequisite missing, 8 a kernel that gave no run.
+python3-matplotlib) and prints history's text and the change points
+with their commits. Exit: 0 no change point, 1 change points named, 2
+usage, 4 a prerequisite missing, 8 a kernel that gave no run.
 """
 import argparse
 import concurrent.futures
@@ -48,7 +48,7 @@ import time
 import sw_paths  # noqa: F401 (the collection's lab/ on sys.path)
 import deb_changelog
 import history
-from guest_verdicts import (battery_digest, boot_bound, guest,
+from guest_verdicts import (battery_digest, boot_bound, guest, read_record,
                             split_run_args)
 from facts import EXIT_FAIL, EXIT_RUN_ERROR, EXIT_SKIP, EXIT_USAGE
 
@@ -180,19 +180,17 @@ def compact(run, into):
     os.rename(part, into)
 
 
-def judge(k, out, baselines, run_args, at_once=1):
+def judge(k, out, baselines, run_args, battery, at_once=1):
     """The battery on @k in the judging guest (@at_once kernels in
     guests together), unless an earlier run of @out judged it with the
-    same battery and arguments: (status, seconds, whether it ran
-    now)."""
+    same battery (@battery: battery_digest's) and arguments: (status,
+    seconds, whether it ran now)."""
     done = os.path.join(out, "runs", k.name, DONE)
-    battery = battery_digest()
-    if os.path.isfile(done):
-        with open(done) as f:
-            d = json.load(f)
-        if (d.get("version"), d.get("run_args"), d.get("battery")) == \
-                (k.version, run_args, battery):
-            return d["status"], d["seconds"], False
+    d = read_record(done)
+    if isinstance(d, dict) and (d.get("version"), d.get("run_args"),
+                                d.get("battery")) == \
+            (k.version, run_args, battery):
+        return d["status"], d["seconds"], False
     runs = os.path.join(out, "runs", k.name)
     shutil.rmtree(runs, ignore_errors=True)
     os.makedirs(runs)
@@ -321,9 +319,10 @@ def main(argv):
     print("# series: %d kernels, %s to %s" % (len(ks), ks[0].name,
                                               ks[-1].name))
     sys.stdout.flush()
+    battery = battery_digest()
     with concurrent.futures.ThreadPoolExecutor(a.j) as pool:
-        done = list(pool.map(
-            lambda k: (k,) + judge(k, out, a.baselines, a.run_args, a.j), ks))
+        done = list(pool.map(lambda k: (k,) + judge(
+            k, out, a.baselines, a.run_args, battery, a.j), ks))
     for k, status, secs, ran in done:
         print("# %s (%s): battery exit %d in %d s%s" % (
             k.name, k.version, status, secs, "" if ran else

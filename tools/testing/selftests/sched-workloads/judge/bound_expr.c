@@ -39,17 +39,21 @@ static void skip_blanks(struct expr_ctx *c)
 }
 
 /*
- * sysctl:kernel.sched_rt_runtime_us: as the run's settings recorded it
- * (also a debugfs knob they record: sched.latency_ns),
+ * sysctl:kernel.sched_rt_runtime_us: as the run's settings recorded it,
  * else /proc/sys/kernel/sched_rt_runtime_us. A workload's own sysctls
  * are restored before its checks may be judged (a baseline's, after the
  * last of its passes over the battery): the settings kept them.
+ * sysctl:sched.latency_ns: a debugfs knob the settings record, else
+ * /sys/kernel/debug/sched/latency_ns; one missing (debugfs locked down
+ * or unmounted, a knob of another fair class) is not judged, where a
+ * missing sysctl is the workload's mistake.
  */
 static double sysctl_value(struct expr_ctx *c)
 {
 	const char *start = c->p;
 	char name[128], path[160];
 	struct json_object *rec;
+	int knob = !strncmp(start, "sched.", 6);
 	size_t n = 0, i;
 	double v;
 	char *end;
@@ -73,19 +77,15 @@ static double sysctl_value(struct expr_ctx *c)
 	for (i = 0; i < n; i++)
 		if (name[i] == '.')
 			name[i] = '/';
-	snprintf(path, sizeof(path), "/proc/sys/%s", name);
+	if (knob)
+		snprintf(path, sizeof(path), "/sys/kernel/debug/%s", name);
+	else
+		snprintf(path, sizeof(path), "/proc/sys/%s", name);
 	f = fopen(path, "r");
 	if (!f) {
-		/*
-		 * A debugfs knob (sched.*) is missing where debugfs is locked
-		 * down or the kernel has another fair class: not judged. A
-		 * sysctl missing is a workload's mistake.
-		 */
-		if (!strncmp(start, "sched.", 6)) {
-			c->absent = !c->failed;
-			return fail(c, "neither recorded nor readable", start);
-		}
-		return fail(c, "cannot read the sysctl", start);
+		c->absent = knob && !c->failed;
+		return fail(c, knob ? "neither recorded nor readable" :
+				      "cannot read the sysctl", start);
 	}
 	if (fscanf(f, "%lf", &v) != 1)
 		v = fail(c, "sysctl is not a number", start);

@@ -191,7 +191,6 @@ int child_run(const char *path, char *const argv[], const char *outlog,
 
 			if (pidfd >= 0)
 				close(pidfd);
-
 			ex->timed_out = !cleanup_interrupted();
 			stuck = kill_group(pid);
 			cleanup_set_child(0);
