@@ -54,7 +54,9 @@ run)	pkgs=$run_pkgs ;;
 # (the C library's cross headers, only a Recommends of the cross
 # compiler): its deterministic mode, an arm64 guest whose userspace is
 # Debian's arm64 packages, downloaded (apt needs the arm64 architecture
-# for that) and never installed; python3-sphinx (and with it
+# for that) and never installed, and device-tree-compiler (fdtget,
+# fdtput: the arm64 guest's device tree given the cache its cores share,
+# vm_dtb.py); python3-sphinx (and with it
 # python3-docutils): the documentation's directory built with
 # sphinx-build -W, as the kernel's "make htmldocs" builds it, without a
 # warning (tests/test_docs.py); flex, bison, bc, patch and ccache:
@@ -68,6 +70,7 @@ test)	pkgs="$run_pkgs python3 procps git shellcheck flake8 trace-cmd clang"
 	pkgs="$pkgs python3-selenium python3-jsonschema python3-sphinx"
 	pkgs="$pkgs qemu-system-x86 busybox-static"
 	pkgs="$pkgs qemu-system-arm gcc-aarch64-linux-gnu libc6-dev-arm64-cross"
+	pkgs="$pkgs device-tree-compiler"
 	pkgs="$pkgs flex bison bc patch ccache"
 	foreign_arch=arm64 ;;
 *)	usage ;;

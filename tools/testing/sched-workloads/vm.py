@@ -50,6 +50,7 @@ import kbuild_source
 import sw_paths
 import vm_arch
 import vm_debs
+import vm_dtb
 import vm_hang
 import vm_initramfs
 import vm_qemu
@@ -446,6 +447,12 @@ def boot(a, g, initrd, work, accel):
         os.unlink(monitor)
     argv = qemu_argv(g.arch, g.qemu.path, g.kernel.image, initrd, disk,
                      console, accel, a, monitor)
+    if g.arch.name == "aarch64":
+        try:
+            argv = vm_dtb.machine_dtb(argv, os.path.join(work,
+                                                         "machine.dtb"))
+        except vm_dtb.DtbError as e:
+            return Boot("qemu", str(e), argv, disk, console, 0)
     # symbols name addresses only where the kernel's are not randomized
     smap = g.kernel.system_map if a.deterministic else None
     start = time.monotonic()
@@ -482,6 +489,11 @@ class Guest:
                           "of %d.%d or later (--qemu), --cpus 1, or an "
                           "arm64 kernel" % ((a.topology.cpus, version) +
                                             vm_qemu.FAIR), EXIT_USAGE)
+        if self.arch.name == "aarch64" and vm_dtb.missing_tool():
+            # without its shared cache, the guest is not the machine its
+            # baselines and promised topology are of
+            raise VmError("an arm64 guest's device tree is edited with %s"
+                          % vm_dtb.missing_tool(), EXIT_SKIP)
         us = vm_userspace.userspace(self.arch)
         self.accels = accels_to_try(a, self.arch)
         self.names = {x: vm_name(version, a.topology, x, a.deterministic,

@@ -50,6 +50,19 @@ for d in /sys/kernel/debug/sched/domains/cpu*/domain*; do
 	cpu=${d%/*}
 	echo "${cpu##*/} ${d##*/} $(cat "$d/name") $(cat "$d/flags" 2>/dev/null)"
 done > /results/vm/domains.txt
+# what the domains are built from: the CPUs' topology and which CPUs
+# share each cache (the last level's sharers are the MC level's span)
+for c in /sys/devices/system/cpu/cpu[0-9]*; do
+	cpu=${c##*/}
+	echo "$cpu package $(cat "$c/topology/package_cpus_list" 2>/dev/null)" \
+		"cluster $(cat "$c/topology/cluster_cpus_list" 2>/dev/null)" \
+		"core $(cat "$c/topology/core_cpus_list" 2>/dev/null)"
+	for i in "$c"/cache/index*; do
+		[ -r "$i/level" ] || continue
+		echo "$cpu cache L$(cat "$i/level") $(cat "$i/type")" \
+			"shared $(cat "$i/shared_cpu_list")"
+	done
+done > /results/vm/topology.txt
 
 step "the machine read"
 # The pace: a timer on every CPU that bounds each vCPU's turn

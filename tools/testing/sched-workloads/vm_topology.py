@@ -9,12 +9,17 @@ domains, checked on what the guest read of them.
 
 A promise is a set of sched-domain flags that must show at some level of
 every CPU, and a set that must show at none: SD_SHARE_CPUCAPACITY is
-the SMT level, SD_NUMA a NUMA level (their names have changed across
-kernel versions: SMT, CLS, MC, DIE, PKG; their flags have not).
+the SMT level, SD_NUMA a NUMA level, the last-level cache's flag a level
+whose CPUs share a cache (MC: where select_idle_sibling() looks for an
+idle CPU). Level names have changed across kernel versions (SMT, CLS,
+MC, DIE, PKG), and so has one flag: the cache's, SD_SHARE_PKG_RESOURCES
+until 6.10, SD_SHARE_LLC since; a promise names a flag by each of its
+names.
 """
 import re
 
-SMT, NUMA = "SD_SHARE_CPUCAPACITY", "SD_NUMA"
+SMT, NUMA = ("SD_SHARE_CPUCAPACITY",), ("SD_NUMA",)
+LLC = ("SD_SHARE_PKG_RESOURCES", "SD_SHARE_LLC")
 
 
 class Preset:
@@ -36,16 +41,17 @@ class Preset:
 
 
 def flat(cpus):
+    # one CPU has no domain at all
     return Preset("flat%d" % cpus, cpus,
                   "%d,sockets=1,cores=%d,threads=1" % (cpus, cpus), 1,
-                  (), (SMT, NUMA))
+                  (LLC,) if cpus > 1 else (), (SMT, NUMA))
 
 
 PRESETS = {p.name: p for p in (
     flat(2),
-    Preset("smt2x2", 4, "4,sockets=1,cores=2,threads=2", 1, (SMT,),
+    Preset("smt2x2", 4, "4,sockets=1,cores=2,threads=2", 1, (SMT, LLC),
            (NUMA,)),
-    Preset("numa2x4", 8, "8,sockets=2,cores=4,threads=1", 2, (NUMA,),
+    Preset("numa2x4", 8, "8,sockets=2,cores=4,threads=1", 2, (NUMA, LLC),
            (SMT,)),
 )}
 
@@ -86,11 +92,11 @@ def broken_promise(p, domains_text, cpus_online):
         flags = set().union(*(f for _, f in levels))
         names = "/".join(n for n, _ in levels)
         for need in p.needs:
-            if need not in flags:
+            if not flags & set(need):
                 return "%s has no %s level (its domains: %s)" % (
-                    cpu, need, names)
+                    cpu, "/".join(need), names)
         for forbid in p.forbids:
-            if forbid in flags:
+            if flags & set(forbid):
                 return "%s has a %s level (its domains: %s)" % (
-                    cpu, forbid, names)
+                    cpu, "/".join(forbid), names)
     return None

@@ -20,6 +20,7 @@ import swtest
 import breaker  # after swtest, which puts the desk's tools on the path
 import kbuild
 import vm_arch
+import vm_topology
 
 IS_ROOT = os.geteuid() == 0
 CACHE = os.path.join(os.path.expanduser("~/.cache"), "sched-workloads",
@@ -348,6 +349,22 @@ class TestDeterministic(unittest.TestCase):
             with open(os.path.join(run, "vm", "calibration.txt")) as f:
                 self.assertRegex(f.read(), r"pLoad = [0-9]+ns")
             self.assertNotEqual(fp["calibration"], 10)
+
+    def test_cores_share_a_cache(self):
+        """The kernel read the L2 the device tree gives both cores and
+        built a cache-sharing level on it: select_idle_sibling() has an
+        LLC to look for an idle CPU in."""
+        for run in filter(None, self.runs):
+            with open(os.path.join(run, "vm", "topology.txt")) as f:
+                topo = f.read()
+            for cpu in (0, 1):
+                self.assertIn("cpu%d cache L2 Unified shared 0-1" % cpu,
+                              topo)
+            with open(os.path.join(run, "vm", "domains.txt")) as f:
+                levels = vm_topology.parse_domains(f.read())
+            for cpu in ("cpu0", "cpu1"):
+                self.assertTrue(any(set(vm_topology.LLC) & flags
+                                    for _, flags in levels[cpu]), levels)
 
     def test_says_what_made_it(self):
         """Both boots name the same commit, kernel package, QEMU and

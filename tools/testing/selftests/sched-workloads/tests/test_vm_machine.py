@@ -15,16 +15,23 @@ import unittest.mock
 import swtest  # noqa: F401 (puts the desk's tools on sys.path)
 import vm
 import vm_arch
+import vm_dtb
 import vm_qemu
 import vm_topology
 
-# Read from Debian 6.1 arm64 guests of QEMU 7.2 (virt, cortex-a57)
-FLAT2 = """\
+# Read from Debian 6.1 arm64 guests of QEMU 7.2 (virt, cortex-a57) on
+# QEMU's own device tree: no cache shared, no MC level
+NO_LLC = """\
 cpu0 domain0 DIE SD_BALANCE_NEWIDLE SD_BALANCE_EXEC SD_BALANCE_FORK \
 SD_WAKE_AFFINE SD_PREFER_SIBLING
 cpu1 domain0 DIE SD_BALANCE_NEWIDLE SD_BALANCE_EXEC SD_BALANCE_FORK \
 SD_WAKE_AFFINE SD_PREFER_SIBLING
 """
+# the same CPUs sharing a cache, as 6.1 and 6.12 name its flag
+FLAT2 = NO_LLC.replace("DIE SD_BALANCE_NEWIDLE", "MC SD_BALANCE_NEWIDLE "
+                       "SD_SHARE_PKG_RESOURCES")
+FLAT2_612 = NO_LLC.replace("DIE SD_BALANCE_NEWIDLE", "MC SD_BALANCE_NEWIDLE "
+                           "SD_SHARE_LLC")
 
 
 def smt_domains(cpus, smt):
@@ -69,6 +76,10 @@ class TestPresets(unittest.TestCase):
     def test_promises_kept(self):
         p = vm_topology.preset
         self.assertIsNone(vm_topology.broken_promise(p("flat2"), FLAT2, 2))
+        self.assertIsNone(vm_topology.broken_promise(p("flat2"), FLAT2_612,
+                                                     2))
+        # one CPU: no domain, nothing promised of one
+        self.assertIsNone(vm_topology.broken_promise(p("flat1"), "", 1))
         self.assertIsNone(vm_topology.broken_promise(
             p("smt2x2"), smt_domains(4, True), 4))
         self.assertIsNone(vm_topology.broken_promise(
@@ -88,6 +99,16 @@ class TestPresets(unittest.TestCase):
             "cpu0 has a SD_SHARE_CPUCAPACITY level (its domains: SMT/MC)")
         self.assertEqual(vm_topology.broken_promise(p("flat2"), FLAT2, 1),
                          "1 CPUs online, 2 promised")
+        # QEMU's device tree without a cache: select_idle_sibling() has
+        # no LLC to look in
+        self.assertEqual(vm_topology.broken_promise(p("flat2"), NO_LLC, 2),
+                         "cpu0 has no SD_SHARE_PKG_RESOURCES/SD_SHARE_LLC "
+                         "level (its domains: DIE)")
+        self.assertEqual(vm_topology.broken_promise(
+            p("numa2x4"), numa_domains(8).replace(
+                "SD_SHARE_PKG_RESOURCES", ""), 8),
+            "cpu0 has no SD_SHARE_PKG_RESOURCES/SD_SHARE_LLC level (its "
+            "domains: MC/NUMA)")
         # a kernel without sched_verbose shows no domains at all
         self.assertRegex(vm_topology.broken_promise(p("smt2x2"), "", 4),
                          r"^scheduling domains of 0 CPUs read")
@@ -283,3 +304,64 @@ class TestABWorkDirectories(unittest.TestCase):
             vm.a_b(None, [Guest(), Guest()], work)
         self.assertEqual(len(seen), 2)
         self.assertNotEqual(seen[0], seen[1])
+
+
+@unittest.skipUnless(shutil.which("qemu-system-aarch64") and
+                     not vm_dtb.missing_tool(),
+                     "needs qemu-system-aarch64 and %s" % vm_dtb.PACKAGE)
+class TestDeviceTreeCaches(unittest.TestCase):
+    """QEMU's own device tree for each preset, given a cache per socket:
+    which CPUs name which cache is read back with fdtget."""
+
+    def setUp(self):
+        self.tmp = tempfile.TemporaryDirectory()
+        self.dtb = os.path.join(self.tmp.name, "machine.dtb")
+
+    def tearDown(self):
+        self.tmp.cleanup()
+
+    def argv(self, name):
+        # what vm boots, minus the kernel: QEMU makes its tree all the same
+        return (["qemu-system-aarch64", "-nodefaults", "-display", "none",
+                 "-machine", "virt,dtb-randomness=off", "-cpu", "cortex-a57",
+                 "-m", "1024"] +
+                vm_topology.preset(name).qemu_args(1024))
+
+    def cache_of(self, cpu):
+        """The node of the cache /cpus/cpu@@cpu names as its next."""
+        handle = vm_dtb._run("fdtget", "-t", "x", self.dtb,
+                             "/cpus/cpu@%x" % cpu, "next-level-cache")
+        for n in vm_dtb.subnodes(self.dtb, "/cpus"):
+            path = "/cpus/" + n
+            if "phandle" in vm_dtb._run("fdtget", "-p", self.dtb,
+                                        path).split() and \
+                    vm_dtb._run("fdtget", "-t", "x", self.dtb, path,
+                                "phandle") == handle:
+                return n
+        return None
+
+    def test_one_cache_per_socket(self):
+        for name, sockets in (("flat2", [[0, 1]]),
+                              ("smt2x2", [[0, 1, 2, 3]]),
+                              ("numa2x4", [[0, 1, 2, 3], [4, 5, 6, 7]])):
+            argv = vm_dtb.machine_dtb(self.argv(name), self.dtb)
+            self.assertEqual(argv[-2:], ["-dtb", self.dtb])
+            for s, cpus in enumerate(sockets):
+                for c in cpus:
+                    self.assertEqual(self.cache_of(c),
+                                     "l2-cache-socket%d" % s, (name, c))
+            cache = "/cpus/l2-cache-socket0"
+            self.assertEqual(vm_dtb._run("fdtget", self.dtb, cache,
+                                         "cache-level").strip(), "2")
+            self.assertEqual(vm_dtb._run("fdtget", self.dtb, cache,
+                                         "compatible").strip(), "cache")
+
+    def test_no_cpu_map(self):
+        shutil.copy(vm_dtb.__file__, self.dtb)
+        with self.assertRaises(vm_dtb.DtbError):
+            vm_dtb.add_socket_caches(self.dtb)
+        bad = self.argv("flat2")
+        bad[bad.index("-cpu") + 1] = "no-such-cpu"
+        with self.assertRaisesRegex(vm_dtb.DtbError,
+                                    "QEMU dumping its device tree"):
+            vm_dtb.machine_dtb(bad, self.dtb)
