@@ -489,11 +489,13 @@ class Guest:
                           "of %d.%d or later (--qemu), --cpus 1, or an "
                           "arm64 kernel" % ((a.topology.cpus, version) +
                                             vm_qemu.FAIR), EXIT_USAGE)
-        if self.arch.name == "aarch64" and vm_dtb.missing_tool():
+        missing = vm_dtb.missing_tool() if self.arch.name == "aarch64" \
+            else None
+        if missing:
             # without its shared cache, the guest is not the machine its
             # baselines and promised topology are of
             raise VmError("an arm64 guest's device tree is edited with %s"
-                          % vm_dtb.missing_tool(), EXIT_SKIP)
+                          % missing, EXIT_SKIP)
         us = vm_userspace.userspace(self.arch)
         self.accels = accels_to_try(a, self.arch)
         self.names = {x: vm_name(version, a.topology, x, a.deterministic,

@@ -356,7 +356,7 @@ class TestDeviceTreeCaches(unittest.TestCase):
             self.assertEqual(vm_dtb._run("fdtget", self.dtb, cache,
                                          "compatible").strip(), "cache")
 
-    def test_no_cpu_map(self):
+    def test_not_a_device_tree_or_not_qemus(self):
         shutil.copy(vm_dtb.__file__, self.dtb)
         with self.assertRaises(vm_dtb.DtbError):
             vm_dtb.add_socket_caches(self.dtb)
