@@ -63,7 +63,8 @@ run)	pkgs=$run_pkgs ;;
 # "sched-workloads kbuild" builds linux-source-6.1 for the guest (kconfig
 # needs flex and bison, the headers bc; patch applies a mutant to its
 # copy of the tree; ccache keeps later builds incremental), and its
-# tests boot the result
+# tests boot the result; libelf-dev: objtool, which an x86_64 kernel
+# builds, reads objects with it (the tests build for the host's arch)
 test)	pkgs="$run_pkgs python3 procps git shellcheck flake8 trace-cmd clang"
 	pkgs="$pkgs libclang-rt-14-dev llvm rt-tests stress-ng"
 	pkgs="$pkgs python3-matplotlib chromium chromium-driver"
@@ -71,7 +72,7 @@ test)	pkgs="$run_pkgs python3 procps git shellcheck flake8 trace-cmd clang"
 	pkgs="$pkgs qemu-system-x86 busybox-static"
 	pkgs="$pkgs qemu-system-arm gcc-aarch64-linux-gnu libc6-dev-arm64-cross"
 	pkgs="$pkgs device-tree-compiler"
-	pkgs="$pkgs flex bison bc patch ccache"
+	pkgs="$pkgs flex bison bc patch ccache libelf-dev"
 	foreign_arch=arm64 ;;
 *)	usage ;;
 esac
