@@ -77,6 +77,10 @@ ICOUNT = ("-icount", "shift=0,sleep=off,align=off",
 # us), RT push/pull's waits 34 us at p90 (hardware 25-31), for 4% of
 # each CPU; 50 us gave the same waits for 11%, 20 us 24%.
 PACE_US = 100
+# A guest in its kernel only this long hangs (vm_hang.Stall): ten times
+# a battery's quietest stretch, the 60 s wait between two rounds (which a
+# deterministic guest, skipping its idle time, passes in moments).
+STALL_S = 600
 PR_SET_PDEATHSIG = 1    # <linux/prctl.h>
 # Set when vm is interrupted: the boots on other threads stop their QEMU
 STOP = threading.Event()
@@ -238,12 +242,13 @@ def die_with_parent():
         raise OSError(ctypes.get_errno(), "prctl(PR_SET_PDEATHSIG)")
 
 
-def watch(argv, console, boot_s, run_s, stuck=None):
+def watch(argv, console, boot_s, run_s, stuck=None, stall=None):
     """Runs QEMU until it exits or a bound passes: (outcome, detail,
     where). outcome: "exited" (detail: the guest's status), "panic",
     "no-boot", "hang", "qemu" (QEMU itself failed: its stderr). where:
     what @stuck() said of a guest that passed its bound, before QEMU
-    was killed (None otherwise)."""
+    was killed (None otherwise). @stall, a vm_hang.Stall, ends a booted
+    guest that runs only its kernel for its bound as a hang too."""
     q = subprocess.Popen(argv, stdin=subprocess.DEVNULL,
                          stdout=subprocess.PIPE, stderr=subprocess.PIPE,
                          text=True, start_new_session=True,
@@ -269,6 +274,12 @@ def watch(argv, console, boot_s, run_s, stuck=None):
                 return passed("no-boot", boot_s)
             if booted is not None and now - booted > run_s:
                 return passed("hang", run_s)
+            kernel_only = (stall.stuck(now) if stall and booted is not None
+                           else None)
+            if kernel_only:
+                return passed("hang", "no CPU in user space for %.0f s "
+                              "(%.0f s after the boot)" %
+                              (kernel_only, now - booted))
     finally:
         if q.poll() is None:
             os.killpg(q.pid, signal.SIGKILL)
@@ -366,6 +377,10 @@ def parse_args(argv):
                     metavar="S", help="for the guest to reach its /init")
     ap.add_argument("--timeout", type=float, default=1800, metavar="S",
                     help="for the battery, once booted")
+    ap.add_argument("--stall", type=float, default=STALL_S, metavar="S",
+                    help="a booted guest none of whose CPUs ran user space "
+                    "for S s hangs in its kernel: ended then, not at "
+                    "--timeout (default %(default)s; 0: never)")
     ap.add_argument("--debug", action="store_true",
                     help="the guest says on its console what it does: "
                     "each step, and every 10 s its processes (for a "
@@ -458,7 +473,8 @@ def boot(a, g, initrd, work, accel):
     start = time.monotonic()
     outcome, detail, where = watch(
         argv, console, a.boot_timeout, a.timeout,
-        lambda: vm_hang.report(monitor, smap))
+        lambda: vm_hang.report(monitor, smap),
+        vm_hang.Stall(monitor, a.stall) if a.stall else None)
     return Boot(outcome, detail, argv, disk, console,
                 time.monotonic() - start, where)
 

@@ -159,6 +159,45 @@ def where(seen, symbols):
     return ", ".join(parts)
 
 
+# A 64-bit kernel's text is in the upper half of the address space
+# (arm64 and x86_64 alike), user space in the lower.
+KERNEL_HALF = 1 << 63
+
+
+class Stall:
+    """Whether a booted guest still runs user space, read from its
+    monitor every @every_s s: a guest none of whose CPUs was in user
+    space at any read for @bound_s s is stuck in its kernel (a CPU
+    spinning with interrupts off, the others idle or waiting on it),
+    long before vm's --timeout. A battery's quietest stretch is the
+    wait between two rounds of a confirmation (60 s, every CPU idle);
+    it runs rt-app or the runner itself the rest of the time. Reading
+    the registers stops no vCPU (TCG has no state to synchronize): a
+    deterministic guest's run is the same with it."""
+
+    def __init__(self, path, bound_s, every_s=15):
+        self.path, self.bound, self.every = path, bound_s, every_s
+        self.last_read = self.last_user = None
+
+    def stuck(self, now):
+        """Reads the guest when a read is due: the seconds it has been
+        in its kernel only, when that passed the bound; else None."""
+        if self.last_user is None:
+            self.last_read = self.last_user = now
+        if now - self.last_read < self.every:
+            return None
+        self.last_read = now
+        try:
+            seen = sample(self.path, reads=1)
+        except MonitorError:
+            return None     # no answer is no evidence
+        if any(pc < KERNEL_HALF for reads in seen.values()
+               for pc, _ in reads):
+            self.last_user = now
+        elapsed = now - self.last_user
+        return elapsed if elapsed > self.bound else None
+
+
 def report(path, system_map):
     """where() of the guest whose monitor is at @path, or why not."""
     try:

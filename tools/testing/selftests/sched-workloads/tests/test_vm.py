@@ -14,6 +14,7 @@ import re
 import shutil
 import subprocess
 import tempfile
+import time
 import unittest
 
 import swtest
@@ -244,6 +245,35 @@ class TestDebianKernel(unittest.TestCase):
                          "QEMU left running")
         self.assertEqual(set(glob.glob(os.path.join(
             tempfile.gettempdir(), "sw-vm-work-*"))), work_before)
+
+    def test_a_guest_in_its_kernel_only_is_ended(self):
+        """A guest none of whose CPUs ran user space for --stall s hangs
+        in its kernel: ended then, long before --timeout. Here a
+        workload whose one thread sleeps 250 s, on TCG without icount,
+        where a sleep is real: every CPU idles in the kernel."""
+        tmp = tempfile.mkdtemp(prefix="sw-vm-stall-")
+        self.addCleanup(shutil.rmtree, tmp, True)
+        sleeper = os.path.join(tmp, "sleeper.json")
+        with open(sleeper, "w") as f:
+            json.dump({"sched-workloads": {
+                "description": "one thread that sleeps, the CPUs idle",
+                "checks": [{"metric": "passes", "task": "s", "min": 1}]},
+                "global": {"duration": 260},
+                "tasks": {"s": {"loop": 1, "sleep": 250000000}}}, f)
+        start = time.monotonic()
+        r = sw_vm("--kernel", self.deb, "--accel", "tcg", "--stall", "40",
+                  "--timeout", "900", "-r", tmp, "--", "run", "-n", "1",
+                  sleeper)
+        took = time.monotonic() - start
+        self.assertEqual(r.returncode, swtest.EXIT_RUN_ERROR,
+                         r.stdout + r.stderr)
+        self.assertRegex(r.stdout, r"not ok 1 vm-\S+ # the guest hung: no "
+                         r"CPU in user space for \d+ s \(\d+ s after the "
+                         r"boot\); its CPUs: cpu0 in ")
+        # the sleep, had it been waited out, would take 250 s
+        self.assertLess(took, 240, r.stdout)
+        self.assertFalse(qemu_left(os.path.basename(self.deb)[:-4]),
+                         "QEMU left running")
 
 
 def run_metrics(run):

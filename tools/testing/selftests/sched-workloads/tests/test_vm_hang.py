@@ -111,30 +111,40 @@ class TestSymbols(unittest.TestCase):
 
 class FakeMonitor(threading.Thread):
     """A monitor on a unix socket: a banner and prompt, then @answer to
-    every command; the commands it got in .got."""
+    every command (or, a list, its next item; the last one again when
+    they run out), one connection after another; the commands it got in
+    .got."""
 
     def __init__(self, path, answer):
         super().__init__(daemon=True)
         self.srv = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
         self.srv.bind(path)
         self.srv.listen(1)
-        self.answer, self.got = answer, []
+        self.answers = [answer] if isinstance(answer, str) else answer
+        self.got = []
+
+    def next_answer(self):
+        return self.answers.pop(0) if len(self.answers) > 1 else \
+            self.answers[0]
 
     def run(self):
-        with self.srv:
+        while True:
             c, _ = self.srv.accept()
-        with c:
-            c.sendall(b"QEMU monitor\r\n(qemu) ")
-            buf = b""
-            while True:
-                data = c.recv(4096)
-                if not data:
-                    return
-                buf += data
-                while b"\n" in buf:
-                    line, buf = buf.split(b"\n", 1)
-                    self.got.append(line.decode())
-                    c.sendall(self.answer.encode() + b"(qemu) ")
+            with c:
+                self.serve(c)
+
+    def serve(self, c):
+        c.sendall(b"QEMU monitor\r\n(qemu) ")
+        buf = b""
+        while True:
+            data = c.recv(4096)
+            if not data:
+                return
+            buf += data
+            while b"\n" in buf:
+                line, buf = buf.split(b"\n", 1)
+                self.got.append(line.decode())
+                c.sendall(self.next_answer().encode() + b"(qemu) ")
 
 
 class TestMonitor(unittest.TestCase):
@@ -157,6 +167,33 @@ class TestMonitor(unittest.TestCase):
         FakeMonitor(self.sock, "unknown command\r\n").start()
         with self.assertRaisesRegex(vm_hang.MonitorError, "no registers"):
             vm_hang.sample(self.sock, reads=1)
+
+    def test_stall(self):
+        """A guest in its kernel at every read for longer than the bound
+        is stuck; one read with a CPU in user space starts the count
+        again; reads come only when due, and a monitor that does not
+        answer is no evidence either way."""
+        user = ARM64.replace("PC=ffff800008f00010", "PC=0000aaaab1234560")
+        mon = FakeMonitor(self.sock, [ARM64, ARM64, user, ARM64, ARM64,
+                                      ARM64])
+        mon.start()
+        stall = vm_hang.Stall(self.sock, bound_s=30, every_s=10)
+        # the first call starts the clock; the next read is due at 10 s
+        self.assertIsNone(stall.stuck(0))
+        self.assertIsNone(stall.stuck(5))
+        self.assertEqual(mon.got, [])
+        self.assertIsNone(stall.stuck(10))     # kernel: 10 s
+        self.assertIsNone(stall.stuck(20))     # kernel: 20 s
+        self.assertIsNone(stall.stuck(30))     # user space: again from 30
+        self.assertIsNone(stall.stuck(50))     # kernel: 20 s
+        self.assertIsNone(stall.stuck(60))     # kernel: 30 s, not beyond
+        self.assertEqual(stall.stuck(70), 40)  # kernel: 40 s
+        self.assertEqual(mon.got, ["info registers -a"] * 6)
+
+    def test_stall_without_monitor(self):
+        stall = vm_hang.Stall(self.sock, bound_s=0, every_s=0)
+        self.assertIsNone(stall.stuck(0))
+        self.assertIsNone(stall.stuck(100))
 
     def test_no_monitor(self):
         self.assertRegex(vm_hang.report(self.sock, None),
