@@ -172,8 +172,9 @@ class Stall:
     long before vm's --timeout. A battery's quietest stretch is the
     wait between two rounds of a confirmation (60 s, every CPU idle);
     it runs rt-app or the runner itself the rest of the time. Reading
-    the registers stops no vCPU (TCG has no state to synchronize): a
-    deterministic guest's run is the same with it."""
+    the registers stops no vCPU of TCG (it has no state to synchronize):
+    a deterministic guest's run is the same with it; on KVM a read is
+    one exit of each vCPU, every @every_s s."""
 
     def __init__(self, path, bound_s, every_s=15):
         self.path, self.bound, self.every = path, bound_s, every_s
