@@ -87,6 +87,11 @@ def split_run_args(argv):
     return argv[:i], argv[i + 1:] or ["run"]
 
 
+# vm's exit when it was interrupted (Ctrl-C, SIGTERM): the kernel's
+# battery did not end, it judged nothing
+INTERRUPTED = 130
+
+
 def guest(kernel, baselines, results, run_args, log, timeout=None):
     """@run_args (sched-workloads run or baseline ...) on @kernel in the
     judging guest, judged with (or recording) @baselines, its run

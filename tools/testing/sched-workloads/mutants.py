@@ -35,7 +35,8 @@ Writes DIR (default results/mutants-<date>): runs/<name>/ (each
 kernel's run directory and KTAP), baselines/ (the base's), campaign.json
 and table.txt; prints the table and the wall time. Exit: 0 every
 mutant caught and no control failed, 1 otherwise, 2 usage, 4 a
-prerequisite missing.
+prerequisite missing, 130 interrupted (the kernel whose guest was
+stopped is not recorded: run again, it runs again).
 """
 import argparse
 import concurrent.futures
@@ -50,12 +51,16 @@ import time
 import kbuild
 import kbuild_source
 import sw_paths
-from guest_verdicts import (battery_digest, boot_bound, checks, guest, judge,
-                            read_record, split_run_args)
+from guest_verdicts import (INTERRUPTED, battery_digest, boot_bound, checks,
+                            guest, judge, read_record, split_run_args)
 from vm import sha256
 from facts import EXIT_FAIL, EXIT_RUN_ERROR, EXIT_SKIP, EXIT_USAGE
 
 IN_TREE = os.path.join(sw_paths.DESK, "mutants")
+
+
+class Interrupted(Exception):
+    """A kernel's guest was interrupted: the campaign stops there."""
 
 
 class Patch:
@@ -169,6 +174,13 @@ def key_of(base_image, run_args, battery, patch=None):
     return key
 
 
+def stopped(what, out):
+    """An interrupted guest: nothing of it is recorded as judged."""
+    print("# %s: interrupted; run again on %s, the campaign goes on "
+          "where it stopped" % (what, out))
+    return INTERRUPTED
+
+
 def verdict_of(kind, caught_by):
     if kind == "control":
         return "FALSE-ALARM" if caught_by else "passed"
@@ -242,6 +254,8 @@ def main(argv):
         print("# base: baselines recorded in %.0f s (exit %d)" %
               (time.monotonic() - t, status))
         sys.stdout.flush()
+        if status == INTERRUPTED:
+            return stopped("the base's baselines", out)
         with open(recorded, "w") as f:
             json.dump(bl_key, f, indent=1)
     before["base"] = judged_before(out, "base", keys["base"])
@@ -254,6 +268,8 @@ def main(argv):
         status = guest(kernels[name], bl, os.path.join(out, "runs", name),
                        a.run_args, log, boot_bound(a.j))
         secs = round(time.monotonic() - t0)
+        if status == INTERRUPTED:
+            raise Interrupted(name)
         # written last: a campaign stopped during this kernel runs it again
         with open(os.path.join(out, "logs", name + ".json"), "w") as f:
             json.dump({"key": keys[name], "status": status,
@@ -263,11 +279,16 @@ def main(argv):
     names = ["base"] + [p.name for p in pats if p.name in kernels]
     took = {}
     with concurrent.futures.ThreadPoolExecutor(a.j) as pool:
-        for name, status, secs, ran in pool.map(one, names):
-            took[name] = secs
-            print("# %s: battery exit %d in %.0f s%s" % (
-                name, status, secs, "" if ran else " (judged before)"))
-            sys.stdout.flush()
+        try:
+            for name, status, secs, ran in pool.map(one, names):
+                took[name] = secs
+                print("# %s: battery exit %d in %.0f s%s" % (
+                    name, status, secs, "" if ran else " (judged before)"))
+                sys.stdout.flush()
+        except (Interrupted, KeyboardInterrupt) as e:
+            # no kernel starts after this; one in a guest ends first
+            pool.shutdown(cancel_futures=True)
+            return stopped(str(e) or "the campaign", out)
     base = checks(os.path.join(out, "logs", "base.ktap"))
     if not base:
         print("sched-workloads mutants: the base's battery gave no "

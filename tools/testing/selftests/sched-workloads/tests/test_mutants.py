@@ -237,6 +237,12 @@ class TestResume(unittest.TestCase):
         return 1
 
     def campaign(self):
+        rc = self.run_campaign()
+        with open(os.path.join(self.out, "campaign.json")) as f:
+            rows = json.load(f)["rows"]
+        return rc, [(r["name"], r["verdict"], r["caught_by"]) for r in rows]
+
+    def run_campaign(self):
         with unittest.mock.patch.object(kbuild, "build", self.build), \
                 unittest.mock.patch.object(kbuild, "missing_tools",
                                            lambda arch: []), \
@@ -246,11 +252,8 @@ class TestResume(unittest.TestCase):
                                            lambda tree: "6.1.192"), \
                 unittest.mock.patch.object(mutants, "guest", self.guest), \
                 unittest.mock.patch("sys.stdout"):
-            rc = mutants.main(["--only", "none", "-o", self.out] +
-                              self.patches)
-        with open(os.path.join(self.out, "campaign.json")) as f:
-            rows = json.load(f)["rows"]
-        return rc, [(r["name"], r["verdict"], r["caught_by"]) for r in rows]
+            return mutants.main(["--only", "none", "-o", self.out] +
+                                self.patches)
 
     def test_resumed(self):
         rc, rows = self.campaign()
@@ -294,6 +297,41 @@ class TestResume(unittest.TestCase):
         self.assertEqual(swtest.load_json(os.path.join(
             self.out, "logs", "baselines.json"))["battery"],
             "another battery")
+
+    def test_an_interrupted_guest_judges_nothing(self):
+        """vm interrupted (Ctrl-C, SIGTERM) exits 130: the campaign stops
+        with that status, records nothing of that kernel, and run again
+        judges it; the base's baselines interrupted are not taken for
+        recorded either."""
+        real = self.guest
+
+        def interrupted(name, what):
+            def guest(kernel, baselines, results, run_args, log,
+                      timeout=None):
+                real(kernel, baselines, results, run_args, log, timeout)
+                if (os.path.basename(kernel), run_args[0]) == (name, what):
+                    return guest_verdicts.INTERRUPTED
+                return 1
+            return guest
+
+        self.guest = interrupted("sw", "baseline")
+        self.assertEqual(self.run_campaign(), guest_verdicts.INTERRUPTED)
+        self.assertFalse(os.path.exists(os.path.join(
+            self.out, "logs", "baselines.json")))
+        self.assertEqual(self.booted, [("sw", "baseline")])
+        self.guest = interrupted("sw-m1", "run")
+        self.booted = []
+        self.assertEqual(self.run_campaign(), guest_verdicts.INTERRUPTED)
+        self.assertIn(("sw-m1", "run"), self.booted)
+        self.assertFalse(os.path.exists(os.path.join(self.out, "logs",
+                                                     "m1.json")))
+        self.assertFalse(os.path.exists(os.path.join(self.out,
+                                                     "campaign.json")))
+        self.guest, self.booted = real, []
+        rc, rows = self.campaign()
+        self.assertIn(("sw-m1", "run"), self.booted)
+        self.assertEqual([r[:2] for r in rows],
+                         [("m1", "caught"), ("c1", "passed")])
 
     def test_a_kernel_cut_short_runs_again(self):
         self.campaign()
