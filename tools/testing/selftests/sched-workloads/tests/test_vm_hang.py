@@ -171,8 +171,7 @@ class TestMonitor(unittest.TestCase):
     def test_stall(self):
         """A guest in its kernel at every read for longer than the bound
         is stuck; one read with a CPU in user space starts the count
-        again; reads come only when due, and a monitor that does not
-        answer is no evidence either way."""
+        again; reads come only when due."""
         user = ARM64.replace("PC=ffff800008f00010", "PC=0000aaaab1234560")
         mon = FakeMonitor(self.sock, [ARM64, ARM64, user, ARM64, ARM64,
                                       ARM64])
@@ -191,6 +190,7 @@ class TestMonitor(unittest.TestCase):
         self.assertEqual(mon.got, ["info registers -a"] * 6)
 
     def test_stall_without_monitor(self):
+        """A monitor that does not answer is no evidence either way."""
         stall = vm_hang.Stall(self.sock, bound_s=0, every_s=0)
         self.assertIsNone(stall.stuck(0))
         self.assertIsNone(stall.stuck(100))
