@@ -123,9 +123,10 @@ static void confirm_absolute(const struct check *ck,
 			     double max, const char *expect,
 			     struct verdict_result *r)
 {
-	char first[640], slow[320], reps[256];
+	char first[640], slow[512], reps[256];
 	double vals[METRIC_MAX_REPS], v;
 	size_t i, n;
+	int host = 0;
 
 	if (!in->confirm_bounds)
 		return;
@@ -174,8 +175,10 @@ static void confirm_absolute(const struct check *ck,
 		return;
 	}
 	/* As for a baseline check (judge/baseline_check.c). */
-	if (ck->def->host_timed &&
-	    drift_host_slower_throughout(in, in->nrounds, slow, sizeof(slow))) {
+	if (ck->def->host_timed)
+		host = drift_host_slower_throughout(in, in->nrounds, slow,
+						    sizeof(slow));
+	if (host > 0) {
 		r->status = V_SKIP;
 		snprintf(r->diag, sizeof(r->diag),
 			 "%s: %s was beyond its bound in all %zu rounds, and in all of them the workload's loops ran slower on the CPU than in the baseline (round 1: %.200s): the host was slower during the run, not judged; round 1: %s",
@@ -191,6 +194,8 @@ static void confirm_absolute(const struct check *ck,
 	}
 	if (in->base && in->base->canary.reps)
 		drift_append_canary(in, r->diag, sizeof(r->diag));
+	if (host < 0)
+		drift_append_host_not_to_blame(slow, r->diag, sizeof(r->diag));
 }
 
 void judge_absolute(const struct check *ck, const struct metric_samples *ms,

@@ -121,6 +121,7 @@ static enum baseline_outcome decide(const struct check *ck,
 	enum baseline_outcome missing;
 	char back[512];
 	size_t i;
+	int host;
 
 	d->unusable = unusable_value(ck, ms, samples_median(ms), in, d->why,
 				     sizeof(d->why));
@@ -160,12 +161,15 @@ static enum baseline_outcome decide(const struct check *ck,
 		 * A time stretched in every round while the workload's loops
 		 * ran slower on the CPU in every round: a kernel gives a
 		 * thread its CPU time, it does not slow the loops run in it;
-		 * the host does both.
+		 * the host does both. Unless the threads had less CPU time
+		 * too: the host does not take it away.
 		 */
-		if (ck->def->host_timed &&
-		    drift_host_slower_throughout(in, d->nr, d->slow,
-						 sizeof(d->slow)))
+		host = ck->def->host_timed ?
+		       drift_host_slower_throughout(in, d->nr, d->slow,
+						    sizeof(d->slow)) : 0;
+		if (host > 0)
 			return BASELINE_HOST_SLOWER;
+		d->host_not_to_blame = host < 0;
 		return BASELINE_REGRESSION;
 	}
 	if (d->rc[d->clean].ch.kind == CHANGE_UNKNOWN ||

@@ -49,6 +49,7 @@ struct baseline_decision {
 	size_t clean;		/* the first round without the regression */
 	size_t slow_round;	/* BASELINE_DRIFT: round with the canary slower */
 	char slow[512];		/* the machine that was slower, in words */
+	int host_not_to_blame;	/* slower, and the threads' CPU time fell */
 };
 
 /*

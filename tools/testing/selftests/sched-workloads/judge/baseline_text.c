@@ -175,6 +175,8 @@ void baseline_describe(const struct check *ck, const struct metric_samples *ms,
 		}
 		drift_append_canary(in, buf, len);
 		drift_append_settings(in, buf, len);
+		if (d->host_not_to_blame)
+			drift_append_host_not_to_blame(d->slow, buf, len);
 		break;
 	case BASELINE_GONE_UNMEASURED:
 		verdict_append(buf, len,

@@ -204,3 +204,55 @@ int host_gauge_slower(const struct sample_set *base,
 		 ch.b_median, 100 * ch.ratio, ch.a_median, ch.p);
 	return 1;
 }
+
+/*
+ * The time on a CPU of the workload's threads in each repetition of @ss,
+ * summed (a task's pooled entity counts its threads a second time); the
+ * repetitions in which every thread was measured go to @out.
+ */
+static size_t threads_cpu_time(const struct sample_set *ss, double *out)
+{
+	const struct metric_samples *ms;
+	size_t i, rep, n = 0;
+	double sum;
+	int seen;
+
+	for (rep = 0; rep < ss->reps && rep < METRIC_MAX_REPS; rep++) {
+		sum = 0;
+		seen = 0;
+		for (i = 0; i < ss->n; i++) {
+			ms = &ss->s[i];
+			if (ms->def->source != SRC_TRACE_TASK || ms->pooled ||
+			    strcmp(ms->def->name, "cpu_time"))
+				continue;
+			if (rep >= ms->n || isnan(ms->v[rep]))
+				break;
+			sum += ms->v[rep];
+			seen = 1;
+		}
+		if (seen && i == ss->n)
+			out[n++] = sum;
+	}
+	return n;
+}
+
+int threads_cpu_time_lower(const struct sample_set *base,
+			   const struct sample_set *cur, char *buf, size_t len)
+{
+	static const struct compare_rule more = { .better = 1,
+						  .rel = HOST_GAUGE_REL };
+	double bv[METRIC_MAX_REPS], cv[METRIC_MAX_REPS];
+	size_t nb = threads_cpu_time(base, bv), nc = threads_cpu_time(cur, cv);
+	struct change ch;
+
+	buf[0] = '\0';
+	if (!nb || !nc)
+		return 0;
+	compare_samples(bv, nb, cv, nc, &more, &ch);
+	if (ch.kind != CHANGE_REGRESSION)
+		return 0;
+	snprintf(buf, len,
+		 "the workload's threads were on a CPU %.4g ms, %+.0f%% against the baseline's %.4g (p=%.3g)",
+		 ch.b_median / 1000, 100 * ch.ratio, ch.a_median / 1000, ch.p);
+	return 1;
+}

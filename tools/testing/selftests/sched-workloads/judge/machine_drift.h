@@ -86,4 +86,17 @@ int canary_cpu_slower(const struct sample_set *base,
 int host_gauge_slower(const struct sample_set *base,
 		      const struct sample_set *cur, char *buf, size_t len);
 
+/*
+ * Whether the workload's threads were on a CPU for less time in the
+ * repetitions of @cur than in those of @base (the trace's cpu_time of
+ * every thread, summed): by HOST_GAUGE_REL at least and by a one-sided
+ * rank test. A slower host stretches what a thread does in its time on
+ * a CPU, it does not take the time away (a runtime event ends on the
+ * clock, a stalled vCPU is charged to the thread it stalls); the kernel
+ * does, by throttling, starving or not waking it. 1 with both in @buf;
+ * 0 when not less or either side has no cpu_time.
+ */
+int threads_cpu_time_lower(const struct sample_set *base,
+			   const struct sample_set *cur, char *buf, size_t len);
+
 #endif /* SW_MACHINE_DRIFT_H */

@@ -23,7 +23,7 @@ int drift_round_slower(const struct verdict_input *in, size_t i, char *buf,
 int drift_host_slower_throughout(const struct verdict_input *in, size_t nr,
 				 char *buf, size_t len)
 {
-	char what[256];
+	char what[256], less[256];
 	size_t i;
 
 	buf[0] = '\0';
@@ -35,6 +35,14 @@ int drift_host_slower_throughout(const struct verdict_input *in, size_t nr,
 			return 0;
 		if (!i)
 			snprintf(buf, len, "%s", what);
+	}
+	for (i = 0; i < nr; i++) {
+		if (!threads_cpu_time_lower(&in->base->samples,
+					    in->rounds[i].cur, less,
+					    sizeof(less)))
+			continue;
+		verdict_append(buf, len, "; round %zu: %s", i + 1, less);
+		return nr > 0 ? -1 : 0;
 	}
 	return nr > 0;
 }
@@ -89,4 +97,11 @@ void drift_append_settings(const struct verdict_input *in, char *buf,
 		return;
 	verdict_append(buf, len, "; settings differ from the baseline's: %s",
 		       diff);
+}
+
+void drift_append_host_not_to_blame(const char *why, char *buf, size_t len)
+{
+	verdict_append(buf, len,
+		       "; the workload's loops ran slower on the CPU in every round too (round 1: %s): a slower host stretches a thread's time on a CPU, it does not take it away; the kernel does",
+		       why);
 }

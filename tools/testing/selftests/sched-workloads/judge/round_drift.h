@@ -22,7 +22,10 @@ int drift_round_slower(const struct verdict_input *in, size_t i, char *buf,
 /*
  * Whether the workload's own loops ran slower on the CPU than in the
  * baseline in every one of the first @nr rounds (machine/host_gauge.h),
- * round 1's gauge in @buf.
+ * round 1's gauge in @buf: 1 when they did; -1 when they did but the
+ * workload's threads also had less time on a CPU in a round
+ * (threads_cpu_time_lower(), appended to @buf): the kernel took that
+ * time, whatever the host did; 0 otherwise.
  */
 int drift_host_slower_throughout(const struct verdict_input *in, size_t nr,
 				 char *buf, size_t len);
@@ -32,6 +35,11 @@ int drift_host_slower_throughout(const struct verdict_input *in, size_t nr,
  */
 int drift_cpu_slower_throughout(const struct verdict_input *in, size_t nr,
 				char *buf, size_t len);
+/*
+ * Appends why a slower host does not excuse a failure: @why, from
+ * drift_host_slower_throughout() when it returned -1.
+ */
+void drift_append_host_not_to_blame(const char *why, char *buf, size_t len);
 /* Appends the canary of every round against the baseline's. */
 void drift_append_canary(const struct verdict_input *in, char *buf,
 			 size_t len);

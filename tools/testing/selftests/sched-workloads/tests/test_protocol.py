@@ -19,7 +19,8 @@ import shutil
 import tempfile
 import unittest
 
-from swtest import EXIT_FAIL, EXIT_PASS, EXIT_SKIP, ktap_results, sw
+from swtest import (EXIT_FAIL, EXIT_PASS, EXIT_SKIP, fixture,
+                    ktap_results, sw)
 
 WORKLOAD = {
     "sched-workloads": {
@@ -76,10 +77,11 @@ class Recording:
         self.next = 1
         self.entity = None
 
-    def rep(self, wu_lats, into=None, gauge=None):
+    def rep(self, wu_lats, into=None, gauge=None, cpu_ms=None):
         """A repetition from wu_lat values; returns metrics and events.
         @gauge: its host.loops_per_us, as if a trace had measured it
-        (machine/host_gauge.c); None: no trace, no gauge."""
+        (machine/host_gauge.c); None: no trace, no gauge. @cpu_ms: the
+        thread's time on a CPU in the trace (cpu_time, in us there)."""
         d = into or os.path.join(self.dir, "rep-%d" % self.next)
         os.makedirs(d)
         write_log(os.path.join(d, "rt-app-audio-0.log"), wu_lats, self.perf)
@@ -89,22 +91,27 @@ class Recording:
         assert r.returncode == 0, r.stderr
         with open(os.path.join(d, "metrics.json")) as f:
             metrics = json.load(f)
+        self.entity = list(metrics["rtapp_tasks"])[0]
         if gauge is not None:
             metrics["host"] = {"run": {"group": "run",
                                        "host.loops_per_us": gauge}}
-            with open(os.path.join(d, "metrics.json"), "w") as f:
-                json.dump(metrics, f)
+        if cpu_ms is not None:
+            metrics["trace_tasks"] = {self.entity: {
+                "group": self.entity, "cpu_time": cpu_ms * 1000}}
+        with open(os.path.join(d, "metrics.json"), "w") as f:
+            json.dump(metrics, f)
         with open(os.path.join(d, "events.json")) as f:
             events = json.load(f)
-        self.entity = list(metrics["rtapp_tasks"])[0]
         return metrics, events
 
-    def round(self, reps, canary=None, start_s=0, gauges=None):
+    def round(self, reps, canary=None, start_s=0, gauges=None,
+              cpu_ms=None):
         """A round whose repetitions (lists of wu_lat values) it may take,
-        with their @gauges if given."""
+        with their @gauges and times on a CPU (@cpu_ms) if given."""
         ids = []
-        for wu, g in zip(reps, gauges or [None] * len(reps)):
-            self.rep(wu, gauge=g)
+        for wu, g, c in zip(reps, gauges or [None] * len(reps),
+                            cpu_ms or [None] * len(reps)):
+            self.rep(wu, gauge=g, cpu_ms=c)
             ids.append(self.next)
             self.next += 1
         self.rounds.append({"round": len(self.rounds) + 1, "reps": ids,
@@ -117,14 +124,17 @@ class Recording:
         with open(os.path.join(self.dir, "settings.json"), "w") as f:
             json.dump(settings, f)
 
-    def baseline(self, tmp, reps, canary=None, settings=None, gauges=None):
+    def baseline(self, tmp, reps, canary=None, settings=None, gauges=None,
+                 cpu_ms=None):
         """A baseline file of repetitions (lists of wu_lat values), with
-        their @gauges if given."""
+        their @gauges and times on a CPU (@cpu_ms) if given."""
         metrics, events = {}, {}
-        for i, (wu, g) in enumerate(zip(reps, gauges or [None] * len(reps))):
+        for i, (wu, g, c) in enumerate(zip(reps,
+                                           gauges or [None] * len(reps),
+                                           cpu_ms or [None] * len(reps))):
             m, e = self.rep(wu, os.path.join(tmp, "base-%s-%d" %
-                                             (self.name, i)), g)
-            for src in ("rtapp_tasks", "host"):
+                                             (self.name, i)), g, c)
+            for src in ("rtapp_tasks", "host", "trace_tasks"):
                 for ent, vals in m.get(src, {}).items():
                     for k, v in vals.items():
                         if k not in ("group", "id"):
@@ -524,13 +534,16 @@ class TestHostGauge(unittest.TestCase):
         shutil.rmtree(self.tmp)
 
     def replay(self, name, rounds, base_gauge=BASE_GAUGE, value=300,
-               *opts):
-        """Rounds of wu_lat @value, each with its three gauges."""
+               *opts, base_cpu=None, cpu=None):
+        """Rounds of wu_lat @value, each with its three gauges; the
+        thread's time on a CPU in ms, @base_cpu in the baseline's five
+        repetitions and @cpu in each round's three, if given."""
         rec = Recording(self.tmp, name)
-        base = rec.baseline(self.tmp, [flat(100)] * 5, gauges=base_gauge)
+        base = rec.baseline(self.tmp, [flat(100)] * 5, gauges=base_gauge,
+                            cpu_ms=base_cpu)
         for k, gauges in enumerate(rounds):
             rec.round([flat(value)] * len(gauges), start_s=120 * k,
-                      gauges=gauges)
+                      gauges=gauges, cpu_ms=cpu)
         r, res = rec.replay(base, *opts)
         self.absolute = res["%s.%s.wu_lat.p50" % (name, rec.entity)]
         return r, res["%s.%s.wu_lat.p50.vs-baseline" % (name, rec.entity)]
@@ -546,6 +559,49 @@ class TestHostGauge(unittest.TestCase):
                       "58, -37% against the baseline's 92 (p=0.0179)): "
                       "the host was slower during the run, not judged", d)
         self.assertEqual(r.returncode, EXIT_PASS, r.stdout)
+
+    # The thread's time on a CPU, ms: 390-410 in the baseline (median
+    # 400); 250-270 now (median 260): -35%, all three below all five,
+    # p = 1/56. A slower host does not take a thread's time on a CPU
+    # away: with it down too, the host excuses nothing.
+    BASE_CPU = [400, 390, 410, 405, 395]
+    LESS_CPU = [260, 250, 270]
+
+    def test_host_slower_and_less_cpu_time_fails(self):
+        r, (ok, _) = self.replay("slowless", [self.SLOW] * 3,
+                                 base_cpu=self.BASE_CPU, cpu=self.LESS_CPU)
+        self.assertFalse(ok, r.stdout)
+        self.assertEqual(r.returncode, EXIT_FAIL, r.stdout)
+        d = TestCpuSpeed.line(r, "wu_lat.p50")
+        self.assertIn("# REGRESSION audio: wu_lat.p50 = 300 us", d)
+        self.assertIn("; the workload's loops ran slower on the CPU in "
+                      "every round too (round 1: host.loops_per_us 58, "
+                      "-37% against the baseline's 92 (p=0.0179); round 1: "
+                      "the workload's threads were on a CPU 260 ms, -35% "
+                      "against the baseline's 400 (p=0.0179)): a slower "
+                      "host stretches a thread's time on a CPU, it does not "
+                      "take it away; the kernel does", d)
+
+    def test_host_slower_and_cpu_time_as_before_skips(self):
+        # 395-405 against 390-410: not less, the host's excuse holds
+        r, (ok, d) = self.replay("slowsame", [self.SLOW] * 3,
+                                 base_cpu=self.BASE_CPU,
+                                 cpu=[395, 400, 405])
+        self.assertTrue(ok, r.stdout)
+        self.assertIn("the host was slower during the run, not judged", d)
+
+    def test_bound_missed_with_host_slower_and_less_cpu_time_fails(self):
+        r, _ = self.replay("slowlessbound", [self.SLOW] * 3,
+                           self.BASE_GAUGE, 600, base_cpu=self.BASE_CPU,
+                           cpu=self.LESS_CPU)
+        self.assertFalse(self.absolute[0], r.stdout)
+        d = [ln for ln in r.stdout.splitlines()
+             if "# FAIL audio: wu_lat.p50 = 600 us" in ln][0]
+        self.assertIn("still beyond in round 2", d)
+        self.assertIn("the workload's threads were on a CPU 260 ms, -35% "
+                      "against the baseline's 400 (p=0.0179)): a slower "
+                      "host stretches", d)
+        self.assertEqual(r.returncode, EXIT_FAIL)
 
     def test_host_back_in_one_round_fails(self):
         # round 3's gauges 89-94 overlap the baseline's: not slower there
@@ -595,6 +651,62 @@ class TestHostGauge(unittest.TestCase):
                            "-n", "1")
         self.assertFalse(self.absolute[0], r.stdout)
         self.assertEqual(r.returncode, EXIT_FAIL)
+
+
+class TestRecordedSlowHost(unittest.TestCase):
+    """A throttled run on a slower host, recorded (fixtures/slow-host).
+
+    CI's run of test_regression_injection.py on 2026-12-07: the gauge
+    29-45% below the baseline's in all three rounds, which skipped both
+    of the test's checks as "the host was slower". The threads' time on
+    a CPU, summed here from each repetition's metrics.json, fell by a
+    third: the kernel's doing, so both fail and say so.
+    """
+    DIR = fixture("slow-host")
+
+    @staticmethod
+    def cpu_ms(metrics_files):
+        """Each file's decoder + player cpu_time, ms."""
+        out = []
+        for path in metrics_files:
+            with open(path) as f:
+                tasks = json.load(f)["trace_tasks"]
+            out.append(sum(t["cpu_time"] for t in tasks.values()) / 1000)
+        return out
+
+    def test_throttled_on_a_slower_host_fails(self):
+        with open(os.path.join(self.DIR, "base.json")) as f:
+            base = json.load(f)["metrics"]
+        base_ms = [(d + p) / 1000 for d, p in zip(
+            base["trace_tasks/decoder/cpu_time"],
+            base["trace_tasks/player/cpu_time"])]
+        now_ms = self.cpu_ms(os.path.join(self.DIR, "throttled-decoder",
+                                          "rep-%d" % i, "metrics.json")
+                             for i in (1, 2, 3))
+        b, c = sorted(base_ms)[1], sorted(now_ms)[1]
+        self.assertLess(max(now_ms), min(base_ms))
+        less = ("the workload's threads were on a CPU %.4g ms, %+.0f%% "
+                "against the baseline's %.4g (p=0.05)"
+                % (c, 100 * (c - b) / b, b))
+        tmp = tempfile.mkdtemp(prefix="sw-slowhost-")
+        try:
+            run = os.path.join(tmp, "throttled-decoder")
+            shutil.copytree(os.path.join(self.DIR, "throttled-decoder"), run)
+            r = sw("replay", "--baseline",
+                   os.path.join(self.DIR, "base.json"), run)
+        finally:
+            shutil.rmtree(tmp)
+        self.assertEqual(r.returncode, EXIT_FAIL, r.stdout)
+        res = {name: ok for indent, ok, name, _ in ktap_results(r.stdout)
+               if indent == 2}
+        self.assertFalse(res["throttled-decoder.decoder.missed_periods"])
+        self.assertFalse(
+            res["throttled-decoder.decoder.slack.p50.vs-baseline"])
+        self.assertNotIn("not judged", r.stdout)
+        self.assertIn("# FAIL decoder: missed_periods = 323 count", r.stdout)
+        self.assertIn("# REGRESSION decoder: slack.p50 = -350691 us",
+                      r.stdout)
+        self.assertEqual(r.stdout.count(less), 2, r.stdout)
 
 
 class TestFalseAlarmRate(unittest.TestCase):

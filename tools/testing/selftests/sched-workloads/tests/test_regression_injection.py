@@ -16,6 +16,8 @@ periods. What must hold every time, and is asserted:
  - the confirmation rounds do not wait when there is other work: with
    two light workloads after it in the throttled run, the decoder's
    round 2 runs between their first rounds, once its gap has passed;
+ - both hold on a slower host too: the threads' lost time on a CPU
+   says it is the kernel (TestRecordedSlowHost in test_protocol.py);
  - clean runs before and after name the same results (whether a clean
    run passes is the qualification's business, not a test's: a noisy
    machine may fail it, and nothing here depends on it).
