@@ -7,7 +7,9 @@ import hashlib
 import json
 import os
 import re
+import signal
 import subprocess
+import threading
 
 import ktap_parse
 import sw_paths
@@ -92,19 +94,56 @@ def split_run_args(argv):
 INTERRUPTED = 130
 
 
+class Interrupted(Exception):
+    """A kernel's guest was interrupted: a campaign or a series stops
+    there and records nothing of that kernel."""
+
+
+# The guests this process runs, and whether it was told to stop: SIGTERM
+# reaches the command, not its vm children (Python's default ends it and
+# leaves them running, QEMU and all).
+_guests = set()
+_guests_lock = threading.Lock()
+_stopping = False
+
+
+def stop_guests(signum=None, frame=None):
+    """SIGTERM's handler (stop_guests_on_sigterm()): every guest of this
+    process is sent SIGTERM (its vm ends QEMU and exits INTERRUPTED) and
+    no other starts."""
+    global _stopping
+    with _guests_lock:
+        _stopping = True
+        for p in _guests:
+            p.send_signal(signal.SIGTERM)
+
+
+def stop_guests_on_sigterm():
+    signal.signal(signal.SIGTERM, stop_guests)
+
+
 def guest(kernel, baselines, results, run_args, log, timeout=None):
     """@run_args (sched-workloads run or baseline ...) on @kernel in the
     judging guest, judged with (or recording) @baselines, its run
     directory under @results, vm's output (the KTAP) into @log, each
     boot bounded by @timeout s (vm's default when None): vm's exit
-    status."""
+    status, INTERRUPTED without a guest once stop_guests() was called."""
     bound = ["--timeout", str(timeout)] if timeout else []
     with open(log, "w") as f:
-        return subprocess.run(
-            [sw_paths.binary(), "vm", "--deterministic", "--kernel", kernel,
-             "-B", baselines, "-r", results] + bound + ["--"] + run_args,
-            stdout=f, stderr=subprocess.STDOUT,
-            stdin=subprocess.DEVNULL).returncode
+        with _guests_lock:
+            if _stopping:
+                return INTERRUPTED
+            p = subprocess.Popen(
+                [sw_paths.binary(), "vm", "--deterministic", "--kernel",
+                 kernel, "-B", baselines, "-r", results] + bound + ["--"] +
+                run_args, stdout=f, stderr=subprocess.STDOUT,
+                stdin=subprocess.DEVNULL)
+            _guests.add(p)
+        try:
+            return p.wait()
+        finally:
+            with _guests_lock:
+                _guests.discard(p)
 
 
 def checks(ktap):

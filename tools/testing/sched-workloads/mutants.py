@@ -46,21 +46,19 @@ import os
 import re
 import shutil
 import sys
+import threading
 import time
 
 import kbuild
 import kbuild_source
 import sw_paths
-from guest_verdicts import (INTERRUPTED, battery_digest, boot_bound, checks,
-                            guest, judge, read_record, split_run_args)
+from guest_verdicts import (INTERRUPTED, Interrupted, battery_digest,
+                            boot_bound, checks, guest, judge, read_record,
+                            split_run_args, stop_guests_on_sigterm)
 from vm import sha256
 from facts import EXIT_FAIL, EXIT_RUN_ERROR, EXIT_SKIP, EXIT_USAGE
 
 IN_TREE = os.path.join(sw_paths.DESK, "mutants")
-
-
-class Interrupted(Exception):
-    """A kernel's guest was interrupted: the campaign stops there."""
 
 
 class Patch:
@@ -190,6 +188,7 @@ def verdict_of(kind, caught_by):
 def main(argv):
     a = parse_args(argv)
     start = time.monotonic()
+    stop_guests_on_sigterm()
     pats = chosen(a)
     if not pats:
         print("sched-workloads mutants: no patches", file=sys.stderr)
@@ -260,15 +259,20 @@ def main(argv):
             json.dump(bl_key, f, indent=1)
     before["base"] = judged_before(out, "base", keys["base"])
 
+    stop = threading.Event()    # set by an interrupted guest
+
     def one(name):
         if before[name]:
             return name, before[name][0], before[name][1], False
+        if stop.is_set():
+            raise Interrupted(name)
         t0 = time.monotonic()
         log = os.path.join(out, "logs", name + ".ktap")
         status = guest(kernels[name], bl, os.path.join(out, "runs", name),
                        a.run_args, log, boot_bound(a.j))
         secs = round(time.monotonic() - t0)
         if status == INTERRUPTED:
+            stop.set()
             raise Interrupted(name)
         # written last: a campaign stopped during this kernel runs it again
         with open(os.path.join(out, "logs", name + ".json"), "w") as f:

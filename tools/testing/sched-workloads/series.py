@@ -43,13 +43,15 @@ import re
 import shutil
 import subprocess
 import sys
+import threading
 import time
 
 import sw_paths  # noqa: F401 (the collection's lab/ on sys.path)
 import deb_changelog
 import history
-from guest_verdicts import (battery_digest, boot_bound, guest, read_record,
-                            split_run_args)
+from guest_verdicts import (INTERRUPTED, Interrupted, battery_digest,
+                            boot_bound, guest, read_record, split_run_args,
+                            stop_guests_on_sigterm)
 from facts import EXIT_FAIL, EXIT_RUN_ERROR, EXIT_SKIP, EXIT_USAGE
 
 # Debian's arm64 kernel packages of each series, by name
@@ -180,17 +182,21 @@ def compact(run, into):
     os.rename(part, into)
 
 
-def judge(k, out, baselines, run_args, battery, at_once=1):
+def judge(k, out, baselines, run_args, battery, at_once=1, stop=None):
     """The battery on @k in the judging guest (@at_once kernels in
     guests together), unless an earlier run of @out judged it with the
     same battery (@battery: battery_digest's) and arguments: (status,
-    seconds, whether it ran now)."""
+    seconds, whether it ran now). Raises Interrupted when its guest was,
+    or when @stop (a threading.Event) is set, which an interrupted guest
+    sets: no other starts then."""
     done = os.path.join(out, "runs", k.name, DONE)
     d = read_record(done)
     if isinstance(d, dict) and (d.get("version"), d.get("run_args"),
                                 d.get("battery")) == \
             (k.version, run_args, battery):
         return d["status"], d["seconds"], False
+    if stop and stop.is_set():
+        raise Interrupted(k.name)
     runs = os.path.join(out, "runs", k.name)
     shutil.rmtree(runs, ignore_errors=True)
     os.makedirs(runs)
@@ -199,6 +205,11 @@ def judge(k, out, baselines, run_args, battery, at_once=1):
                    os.path.join(out, "logs", k.name + ".ktap"),
                    boot_bound(at_once))
     secs = round(time.monotonic() - t)
+    if status == INTERRUPTED:
+        # its battery did not end: nothing of it is kept as judged
+        if stop:
+            stop.set()
+        raise Interrupted(k.name)
     run = run_dir(runs)
     if run:
         compact(run, os.path.join(out, "compact", k.name))
@@ -320,9 +331,18 @@ def main(argv):
                                               ks[-1].name))
     sys.stdout.flush()
     battery = battery_digest()
+    stop_guests_on_sigterm()
+    stop = threading.Event()
     with concurrent.futures.ThreadPoolExecutor(a.j) as pool:
-        done = list(pool.map(lambda k: (k,) + judge(
-            k, out, a.baselines, a.run_args, battery, a.j), ks))
+        try:
+            done = list(pool.map(lambda k: (k,) + judge(
+                k, out, a.baselines, a.run_args, battery, a.j, stop), ks))
+        except (Interrupted, KeyboardInterrupt) as e:
+            # no kernel starts after this; one in a guest ends first
+            pool.shutdown(cancel_futures=True)
+            print("# %s: interrupted; run again on %s, the series goes on "
+                  "where it stopped" % (str(e) or "the series", out))
+            return INTERRUPTED
     for k, status, secs, ran in done:
         print("# %s (%s): battery exit %d in %d s%s" % (
             k.name, k.version, status, secs, "" if ran else

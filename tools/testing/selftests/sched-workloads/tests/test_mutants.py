@@ -343,6 +343,58 @@ class TestResume(unittest.TestCase):
         self.assertEqual(self.booted, [("sw-c1", "run")])
 
 
+# A vm that ends as vm does when told to stop: SIGTERM, then exit 130.
+FAKE_VM = """#!/bin/sh
+echo started >> "$MARK"
+trap 'echo ended >> "$MARK"; exit 130' TERM
+while :; do sleep 0.05; done
+"""
+
+# A command running a guest, then sent SIGTERM (guest_verdicts'
+# stop_guests_on_sigterm()): it prints what guest() returned then, and
+# what a guest started after it returns.
+SIGTERMED = """
+import os, signal, sys, threading, time
+sys.path.insert(0, sys.argv[1])
+import guest_verdicts, sw_paths
+sw_paths.binary = lambda: sys.argv[2]
+guest_verdicts.stop_guests_on_sigterm()
+got = []
+t = threading.Thread(target=lambda: got.append(guest_verdicts.guest(
+    "k", "b", "r", ["run"], sys.argv[3])))
+t.start()
+while not os.path.exists(os.environ["MARK"]):
+    time.sleep(0.01)
+os.kill(os.getpid(), signal.SIGTERM)
+t.join()
+print(got[0], guest_verdicts.guest("k", "b", "r", ["run"], sys.argv[3]))
+"""
+
+
+class TestStopGuests(unittest.TestCase):
+    def test_sigterm_ends_the_guests_and_starts_none(self):
+        """Python's default for SIGTERM ends the command and leaves its
+        vm children running (seen: two guests of a campaign orphaned);
+        the campaign's and the series' handler passes it on to each
+        guest, whose vm ends QEMU and exits 130, and starts no other."""
+        tmp = tempfile.mkdtemp(prefix="sw-stop-")
+        self.addCleanup(shutil.rmtree, tmp)
+        vm, mark = os.path.join(tmp, "vm"), os.path.join(tmp, "mark")
+        with open(vm, "w") as f:
+            f.write(FAKE_VM)
+        os.chmod(vm, 0o755)
+        r = subprocess.run(
+            ["python3", "-c", SIGTERMED,
+             os.path.dirname(guest_verdicts.__file__), vm,
+             os.path.join(tmp, "log")],
+            capture_output=True, text=True, timeout=60,
+            env=dict(os.environ, MARK=mark))
+        self.assertEqual((r.returncode, r.stdout), (0, "130 130\n"),
+                         r.stderr)
+        with open(mark) as f:
+            self.assertEqual(f.read(), "started\nended\n")
+
+
 class TestInTreeSet(unittest.TestCase):
     def setUp(self):
         self.patches = mutants.in_tree_patches()

@@ -18,6 +18,7 @@ import unittest.mock
 
 import swtest
 import deb_changelog
+import guest_verdicts
 import series
 from test_history import STEPPED, make_series, page_changes
 
@@ -239,6 +240,30 @@ class TestSeries(unittest.TestCase):
         self.assertEqual(self.booted, [], "a kernel judged before ran again")
         self.assertEqual(swtest.load_json(
             os.path.join(self.out, "changes.json")), first)
+
+    def test_an_interrupted_guest_judges_nothing(self):
+        """vm interrupted (Ctrl-C, SIGTERM) exits 130 with a run directory
+        begun: the series stops with that status, keeps nothing of that
+        kernel as judged, and run again judges it."""
+        real = self.guest
+
+        def interrupted(deb, baselines, runs, run_args, log, timeout=None):
+            real(deb, baselines, runs, run_args, log, timeout)
+            return guest_verdicts.INTERRUPTED if deb == self.debs[4] else 0
+
+        with unittest.mock.patch.object(series, "guest", interrupted), \
+                unittest.mock.patch("sys.stdout"):
+            rc = series.main(["-o", self.out, "-j", "1"] + self.debs)
+        self.assertEqual(rc, guest_verdicts.INTERRUPTED)
+        # one at a time: none after the fifth started
+        self.assertEqual(self.booted, [0, 1, 2, 3, 4])
+        self.assertFalse(os.path.exists(os.path.join(
+            self.out, "runs", "linux-image-t04", series.DONE)))
+        self.assertFalse(os.path.exists(os.path.join(self.out,
+                                                     "changes.json")))
+        self.booted = []
+        self.assertEqual(self.run_series(), swtest.EXIT_FAIL)
+        self.assertEqual(sorted(self.booted), list(range(4, KERNELS)))
 
     def test_a_kernel_without_a_run(self):
         os.makedirs(os.path.join(self.out, "runs"))
