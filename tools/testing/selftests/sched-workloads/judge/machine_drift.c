@@ -180,24 +180,34 @@ int canary_cpu_slower(const struct sample_set *base,
 	return values_slower(base, cur, judged, ARRAY_SIZE(judged), buf, len);
 }
 
+/*
+ * Whether @cv lies below @bv by HOST_GAUGE_REL at least and by a
+ * one-sided rank test, @ch the comparison: the host gauge's rule, for
+ * the gauge and for the threads' time on a CPU alike.
+ */
+static int fell(const double *bv, size_t nb, const double *cv, size_t nc,
+		struct change *ch)
+{
+	static const struct compare_rule more_is_better = {
+		.better = 1, .rel = HOST_GAUGE_REL };
+
+	if (!nb || !nc)
+		return 0;
+	compare_samples(bv, nb, cv, nc, &more_is_better, ch);
+	return ch->kind == CHANGE_REGRESSION;
+}
+
 int host_gauge_slower(const struct sample_set *base,
 		      const struct sample_set *cur, char *buf, size_t len)
 {
-	static const struct compare_rule faster = { .better = 1,
-						    .rel = HOST_GAUGE_REL };
 	const struct metric_samples *bs = sample_set_find(base, HOST_GAUGE_KEY);
 	const struct metric_samples *cs = sample_set_find(cur, HOST_GAUGE_KEY);
 	double bv[METRIC_MAX_REPS], cv[METRIC_MAX_REPS];
-	size_t nb, nc;
 	struct change ch;
 
 	buf[0] = '\0';
-	nb = bs ? samples_measured(bs, bv) : 0;
-	nc = cs ? samples_measured(cs, cv) : 0;
-	if (!nb || !nc)
-		return 0;
-	compare_samples(bv, nb, cv, nc, &faster, &ch);
-	if (ch.kind != CHANGE_REGRESSION)
+	if (!fell(bv, bs ? samples_measured(bs, bv) : 0,
+		  cv, cs ? samples_measured(cs, cv) : 0, &ch))
 		return 0;
 	snprintf(buf, len,
 		 "host.loops_per_us %.3g, %+.0f%% against the baseline's %.3g (p=%.3g)",
@@ -239,17 +249,12 @@ static size_t threads_cpu_time(const struct sample_set *ss, double *out)
 int threads_cpu_time_lower(const struct sample_set *base,
 			   const struct sample_set *cur, char *buf, size_t len)
 {
-	static const struct compare_rule more = { .better = 1,
-						  .rel = HOST_GAUGE_REL };
 	double bv[METRIC_MAX_REPS], cv[METRIC_MAX_REPS];
-	size_t nb = threads_cpu_time(base, bv), nc = threads_cpu_time(cur, cv);
 	struct change ch;
 
 	buf[0] = '\0';
-	if (!nb || !nc)
-		return 0;
-	compare_samples(bv, nb, cv, nc, &more, &ch);
-	if (ch.kind != CHANGE_REGRESSION)
+	if (!fell(bv, threads_cpu_time(base, bv), cv,
+		  threads_cpu_time(cur, cv), &ch))
 		return 0;
 	snprintf(buf, len,
 		 "the workload's threads were on a CPU %.4g ms, %+.0f%% against the baseline's %.4g (p=%.3g)",

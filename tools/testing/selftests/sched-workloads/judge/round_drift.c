@@ -42,7 +42,7 @@ int drift_host_slower_throughout(const struct verdict_input *in, size_t nr,
 					    sizeof(less)))
 			continue;
 		verdict_append(buf, len, "; round %zu: %s", i + 1, less);
-		return nr > 0 ? -1 : 0;
+		return -1;
 	}
 	return nr > 0;
 }
