@@ -10,6 +10,7 @@
 #include "trace/trace_activation.h"
 #include "trace/trace_conditions.h"
 #include "trace/trace_events.h"
+#include "trace/trace_fork.h"
 #include "trace/trace_infer.h"
 #include "trace/trace_report.h"
 #include "trace/trace_rt_placement.h"
@@ -88,8 +89,11 @@ void ta_waking(struct trace_report *r, uint64_t ts, int pid,
 			return;
 	}
 	/* creation order names a task's threads (lib/entity_name.h) */
-	if (is_new && !t->born_ts)
+	if (is_new && !t->born_ts) {
 		t->born_ts = ts;
+		if (ta_fork_placed(r, t, target_cpu))
+			r->failed = 1;
+	}
 	t->prio = prio;
 	if (t->state == TS_RUNNING || t->state == TS_WAITING) {
 		if (t->state == TS_WAITING)

@@ -127,6 +127,14 @@
  *                         running a lower task counts its latency, one
  *                         onto an idle CPU does not. NAN for non-RT tasks
  *                         or unknown affinity.
+ *   fork.stacked          1 when the task, at its sched_wakeup_new (its
+ *                         creation: before the window, which starts at
+ *                         rt-app's first pass), was queued on a CPU that
+ *                         ran a task and had another waiting, while a
+ *                         CPU of its affinity (trace_opts, by its comm
+ *                         at the end) was idle (not taken); else 0. NAN
+ *                         when its creation is not in the trace or its
+ *                         affinity is unknown (trace/trace_fork.h)
  *
  * Per CPU (SRC_TRACE_CPU, "cpuN"), over the time the CPU's state is known:
  *   cpu.busy, cpu.idle    time running a task / the idle task (pid 0)
@@ -194,12 +202,13 @@
 #include <string.h>
 
 #include "lib/entity_name.h"
+#include "trace/trace_fork.h"
 #include "trace/trace_metrics.h"
 
 enum {
 	T_WAIT_TOTAL, T_WAIT_MAX, T_CPU, T_SHARE, T_TOP_SHARE, T_TOP_CPU, T_NCPUS,
 	T_VOL, T_INVOL, T_MIGR, T_PI_BOOSTS, T_PI_COUNT, T_PI_TOTAL, T_PI_MAX,
-	T_RT_LOWER, T_UNOBSERVED, T_EST, T_INFERRED, T_WAKEUP_RATE,
+	T_RT_LOWER, T_FORK, T_UNOBSERVED, T_EST, T_INFERRED, T_WAKEUP_RATE,
 	C_BUSY, C_IDLE, C_BUSY_SHARE, C_OVER, C_IPI, C_FREQ,
 	S_WC, S_WC_SHARE, S_WC_LONGEST, S_STACKED, S_RT_LOWER, S_IPI, S_FREQ, S_LOST,
 	S_WINDOW, S_EVENTS, S_INFERRED, S_FOREIGN, S_KTHREAD,
@@ -283,6 +292,8 @@ static double task_val(const void *e, const struct metric_def *d)
 		return us(t->pi_blocked_max_ns);
 	case T_RT_LOWER:
 		return t->was_rt && r->aff_known ? us(t->rt_lower_ns) : NAN;
+	case T_FORK:
+		return t->fork_stacked < 0 ? NAN : t->fork_stacked;
 	case T_UNOBSERVED:
 		return t->lat_unobserved;
 	case T_EST:
@@ -460,6 +471,8 @@ static const struct metric_def trace_metric_defs[] = {
 	PI_TASK("pi.blocked_max", "us", T_PI_MAX, "longest PI wait"),
 	TASK("rt.wait_while_lower", "us", T_RT_LOWER,
 	     "RT task runnable while an allowed CPU idles or runs lower prio"),
+	TASK("fork.stacked", "count", T_FORK,
+	     "created behind a running and a waiting task beside an idle CPU"),
 	CPU("cpu.busy", "us", C_BUSY, "time running a task"),
 	CPU("cpu.idle", "us", C_IDLE, "time running the idle task"),
 	CPU("cpu.busy_share", "share", C_BUSY_SHARE,
@@ -545,6 +558,7 @@ void ta_classify(struct trace_report *r)
 		t->kthread = (o && kthreads_find(o->kthreads, t->pid)) ||
 			     kthread_comm(t->comm);
 		entity_sanitize(t->comm, t->name, sizeof(t->name));
+		t->fork_stacked = ta_fork_stacked(r, t);
 		if (t->kthread)
 			r->kthread_ns += t->cpu_ns;
 		else if (!t->selected)

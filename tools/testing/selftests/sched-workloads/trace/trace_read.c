@@ -457,6 +457,7 @@ void trace_report_free(struct trace_report *r)
 		series_free(&t->wakeup_gap);
 		free(t->acts);
 		free(t->cpu_ns_on);
+		free(t->fork_idle);
 		free(t);
 	}
 	free(r->cpu);
