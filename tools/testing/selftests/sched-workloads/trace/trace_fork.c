@@ -20,14 +20,12 @@ int ta_fork_placed(struct trace_report *r, struct ta_task *t, int cpu)
 {
 	const struct ta_cpu *c;
 
-	t->fork_seen = 1;
 	if (cpu < 0 || cpu >= r->ncpus || !r->nidle)
 		return 0;
 	c = &r->cpu[cpu];
 	if (ta_cpu_class(c) != CPU_BUSY || c->nwait < 1)
 		return 0;
 	/* its affinity is known by its name, which it takes later */
-	free(t->fork_idle);
 	t->fork_idle = malloc(r->nwords * sizeof(*t->fork_idle));
 	if (!t->fork_idle)
 		return -1;
@@ -39,7 +37,7 @@ int ta_fork_stacked(const struct trace_report *r, struct ta_task *t)
 {
 	int m;
 
-	if (!t->fork_seen || !r->aff_known)
+	if (!t->born_ts || !r->aff_known)
 		return -1;
 	if (!t->fork_idle)
 		return 0;

@@ -13,8 +13,8 @@ struct trace_report;
 struct ta_task;
 
 /*
- * @t is being created onto @cpu: what that CPU and the idle ones were,
- * before @t is queued. 0, or -1 out of memory.
+ * @t is being created onto @cpu (its born_ts just set): what that CPU
+ * and the idle ones were, before @t is queued. 0, or -1 out of memory.
  */
 int ta_fork_placed(struct trace_report *r, struct ta_task *t, int cpu);
 /*

@@ -88,8 +88,7 @@ struct ta_task {
 	unsigned long pi_boosts, pi_blocks;
 	uint64_t pi_blocked_ns, pi_blocked_max_ns;
 	uint64_t born_ts;		/* its sched_wakeup_new; 0 = not seen */
-	int fork_seen;			/* that event was read (trace/trace_fork.h) */
-	uint64_t *fork_idle;		/* [nwords]: idle CPUs, if created stacked */
+	uint64_t *fork_idle;		/* [nwords]: idle CPUs, if born stacked */
 	uint64_t first_ts, last_ts;	/* its first and last event */
 	/* Activations (trace/trace_activation.c): woken while asleep, asleep again. */
 	int act_open;			/* woken, not asleep since */
